@@ -1,0 +1,95 @@
+/**
+ * `payframe` — the operator's command. Every command accepts --json for scripts.
+ *
+ *   payframe serve            start the server (what `npm start` runs)
+ *   payframe migrate          apply database migrations and exit
+ *   payframe help             this text
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { describeDatabase, openDatabase } from '../db/index.ts';
+import { DataDirLockedError } from '../db/pglite.ts';
+import { createLogger } from '../logger.ts';
+import { closeOnSignals, startServer } from '../server.ts';
+import { CliError, createOutput, type Output } from './output.ts';
+
+const HELP = `Usage: payframe <command> [options]
+
+Commands:
+  serve       Start Payframe (configuration from the environment; see .env.example)
+  migrate     Apply pending database migrations and exit
+  help        Show this help
+
+Options:
+  --json      Print results and errors as JSON
+  -h, --help  Show this help
+`;
+
+type Command = (args: string[], out: Output) => Promise<'running' | undefined>;
+
+const commands: Record<string, Command> = {
+  async serve(args, out) {
+    parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+    const config = loadConfig();
+    const logger = createLogger({ level: config.logLevel });
+    const server = await startServer(config, logger);
+    closeOnSignals(server, logger);
+    out.result({ url: server.url, database: describeDatabase(config) }, [
+      `Payframe is listening on ${server.url}`,
+      `Database: ${describeDatabase(config)}`,
+    ]);
+    return 'running';
+  },
+
+  async migrate(args, out) {
+    parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+    const config = loadConfig();
+    const db = await openDatabase(config);
+    await db.close();
+    out.result({ database: describeDatabase(config), status: 'up to date' }, [
+      `Migrations applied: ${describeDatabase(config)} is up to date.`,
+    ]);
+    return undefined;
+  },
+};
+
+function describeFailure(err: unknown): { code: string; message: string } {
+  if (err instanceof CliError) return { code: err.code, message: err.message };
+  if (err instanceof ConfigError) return { code: 'invalid_config', message: err.message };
+  if (err instanceof DataDirLockedError) return { code: 'data_dir_locked', message: err.message };
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'EADDRINUSE')
+    return { code: 'port_in_use', message: `${e.message}. Set PORT to a free port.` };
+  if (e?.code === 'ECONNREFUSED') {
+    return { code: 'database_unreachable', message: `Cannot reach the database: ${e.message}` };
+  }
+  if (typeof (err as { message?: unknown })?.message === 'string' && err instanceof TypeError) {
+    // parseArgs reports unknown options as TypeErrors with a readable message.
+    return { code: 'invalid_arguments', message: (err as Error).message };
+  }
+  return { code: 'failed', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Runs the CLI; resolves to an exit code, or 'running' for a command that keeps the process alive. */
+export async function main(argv: string[]): Promise<number | 'running'> {
+  const json = argv.includes('--json');
+  const out = createOutput(json);
+  const [name, ...rest] = argv.filter((a) => a !== '--json' || false);
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    out.error('unknown_command', `unknown command '${name}'. Run 'payframe help' for the list.`);
+    return 2;
+  }
+  try {
+    const state = await command(json ? [...rest, '--json'] : rest, out);
+    return state === 'running' ? 'running' : 0;
+  } catch (err) {
+    const { code, message } = describeFailure(err);
+    out.error(code, message);
+    return code === 'invalid_arguments' ? 2 : 1;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The storage port (DESIGN.md §4): one SQL dialect, PostgreSQL, on two drivers — the embedded PGlite
+ * (default, in DATA_DIR) and a `pg` pool (DATABASE_URL). Both satisfy this small interface, so every
+ * repository runs unchanged on either.
+ *
+ * Value conventions on both drivers: bigint/int8 and numeric come back as strings (ids and money are
+ * never floats, DESIGN.md §3), timestamptz as Date, json/jsonb parsed.
+ */
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * On PostgreSQL, a serialization failure or deadlock is retried a few times (the function must be
+   * safe to run again); on PGlite transactions run one at a time, so neither can happen.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** A cheap round trip, for /healthz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown when the database cannot be reached; the HTTP layer answers 503 with a retry hint. */
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** PostgreSQL SQLSTATEs and errno codes that mean "the server is not there", not "your SQL is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300', // too_many_connections
+]);
+
+export function isUnavailableError(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError) return true;
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  const message = (err as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i.test(
+      message,
+    )
+  );
+}

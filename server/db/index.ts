@@ -1,0 +1,31 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Database } from './database.ts';
+import { migrate } from './migrate.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+
+export type { Database, Queryable, QueryResult } from './database.ts';
+export { DatabaseUnavailableError, isUnavailableError } from './database.ts';
+
+/** Opens the configured database (PostgreSQL when DATABASE_URL is set, else PGlite) and migrates it. */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+): Promise<Database> {
+  const db = config.databaseUrl
+    ? await openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
+    : await openPglite(config.dataDir);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `PGlite in ${path.join(config.dataDir, 'pglite')}`;
+  const u = new URL(config.databaseUrl);
+  return `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`;
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.ts';
+import { buildTestApp, type TestApp } from '../testing/app.ts';
+import { databaseTargets } from '../testing/databases.ts';
+
+for (const target of databaseTargets()) {
+  describe(`health on ${target.name}`, () => {
+    let db: Database;
+    let t: TestApp;
+    beforeAll(async () => {
+      db = await target.open();
+      t = await buildTestApp(db);
+    });
+    afterAll(async () => {
+      await t.close();
+      await db.close();
+    });
+
+    it('answers 200 with the database status', async () => {
+      const res = await t.app.inject('/healthz');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toMatchObject({ status: 'ok', database: { kind: target.name, status: 'ok' } });
+    });
+
+    it('answers 503 while shutting down, and /livez stays 200', async () => {
+      t.health.shuttingDown = true;
+      try {
+        const res = await t.app.inject('/readyz');
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toMatchObject({ status: 'shutting_down' });
+        expect((await t.app.inject('/livez')).statusCode).toBe(200);
+      } finally {
+        t.health.shuttingDown = false;
+      }
+    });
+
+    it('sends the security headers and a catalogue error for unknown paths', async () => {
+      const res = await t.app.inject('/no/such/page');
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.json()).toMatchObject({ error: { code: 'not_found' } });
+      expect(res.json().error.requestId).toBe(res.headers['x-request-id']);
+    });
+  });
+}
+
+describe('health when the database is down', () => {
+  it('answers 503 with a retry hint', async () => {
+    const db = await databaseTargets()[0]!.open();
+    const t = await buildTestApp(db);
+    await db.close();
+    const res = await t.app.inject('/healthz');
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('2');
+    expect(res.json()).toMatchObject({ status: 'unavailable', database: { status: 'unavailable' } });
+    await t.app.close();
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Serves the widget's built files (vite build → dist/widget): the hosted pages and their assets.
+ * Hashed assets are immutable; pages are not cached. When the build is missing, pages answer 503
+ * with the command that builds them, instead of a bare 404.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export const WIDGET_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/widget');
+
+/** CSP for Payframe's own pages (security-requirements.md EMB-1, XSS-4): no inline script at all. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export async function registerWidgetAssets(app: FastifyInstance, distDir = WIDGET_DIST): Promise<void> {
+  const built = fs.existsSync(path.join(distDir, 'index.html'));
+  if (!built) {
+    app.get('/', async (_req, reply) =>
+      reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The Payframe pages are not built. Run `npm run build` (npm start does it for you).\n'),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: '/',
+    index: false,
+    wildcard: false,
+    setHeaders(res, filePath) {
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        res.header('cache-control', 'public, max-age=31536000, immutable');
+        // Lets a merchant page under COEP load the widget's files (checkout-anchors.md §5.3).
+        res.header('cross-origin-resource-policy', 'cross-origin');
+      }
+    },
+  });
+  app.get('/', async (_req, reply) => {
+    reply.header('content-security-policy', PAGE_CSP).header('cache-control', 'no-store');
+    return reply.sendFile('index.html', { cacheControl: false });
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Starts Payframe: opens and migrates the database, builds the app, listens, and shuts down
+ * gracefully on SIGTERM/SIGINT (in-flight requests finish, then the database closes).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { describeDatabase, openDatabase } from './db/index.ts';
+import { createLogger } from './logger.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, logger: Logger = createLogger({ level: config.logLevel })) {
+  const db = await openDatabase(config);
+  logger.info({ database: describeDatabase(config) }, 'database ready');
+  const { app, health } = await buildApp({ config, db, logger });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close();
+    await db.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      health.shuttingDown = true;
+      await app.close();
+      await db.close();
+    })();
+    return closing;
+  };
+  return { app, url, close } satisfies RunningServer;
+}
+
+/** Closes the server on the first SIGTERM/SIGINT; a second signal exits at once. */
+export function closeOnSignals(server: RunningServer, logger: Logger): void {
+  let received = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) process.exit(1);
+    received = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

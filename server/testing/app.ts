@@ -1,0 +1,40 @@
+/** Builds the real app on a test database, with its log lines collected for inspection. */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { HealthState } from '../http/health.ts';
+import { createLogger } from '../logger.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  health: HealthState;
+  config: Config;
+  /** Every line the app logged, as written (after redaction and scrubbing). */
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  db: Database,
+  env: Record<string, string> = {},
+  options: { closeDatabase?: boolean } = {},
+): Promise<TestApp> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace', DATA_DIR: '/nonexistent', ...env });
+  const logLines: string[] = [];
+  const logger = createLogger({
+    level: config.logLevel,
+    destination: { write: (l: string) => logLines.push(l) },
+  });
+  const { app, health } = await buildApp({ config, db, logger });
+  return {
+    app,
+    health,
+    config,
+    logLines,
+    async close() {
+      await app.close();
+      if (options.closeDatabase) await db.close();
+    },
+  };
+}

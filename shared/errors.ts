@@ -1,0 +1,50 @@
+/**
+ * The one catalogue of Payframe errors (DESIGN.md §15). Codes are stable: merchants and the widget
+ * match on them. SOAP faults, REST errors and widget messages all map from this table; the message
+ * is what a person reads, and never carries card data or secrets.
+ */
+export const ERRORS = {
+  invalid_request: { status: 400, message: 'The request is not valid.' },
+  validation_failed: { status: 400, message: 'Some fields are not valid.' },
+  unauthorized: { status: 401, message: 'Authentication is required.' },
+  forbidden: { status: 403, message: 'This credential may not perform this action.' },
+  not_found: { status: 404, message: 'Nothing was found at this address.' },
+  method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
+  conflict: { status: 409, message: 'The request conflicts with another request in progress.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'The request content type is not supported.' },
+  idempotency_mismatch: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request.',
+  },
+  rate_limited: { status: 429, message: 'Too many requests. Please wait and try again.' },
+  internal: { status: 500, message: 'An error occurred on the server.' },
+  not_implemented: { status: 501, message: 'This operation is not implemented yet.' },
+  database_unavailable: {
+    status: 503,
+    message: 'The service is temporarily unavailable. Please try again shortly.',
+  },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** A field-level problem, so a form can show each one on its input (STYLE.md §5). */
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** The JSON body of every REST error. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    requestId?: string;
+    fields?: FieldError[];
+  };
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERRORS, value);
+}

@@ -1,0 +1,26 @@
+/**
+ * Widget builds (DESIGN.md §11). `vite build` builds the Preact pages into dist/widget; the
+ * framework-free loader is a second build added with the embed.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  root: here('./widget/app'),
+  base: '/',
+  publicDir: false,
+  oxc: {
+    jsx: { runtime: 'automatic', importSource: 'preact' },
+  },
+  build: {
+    outDir: here('./dist/widget'),
+    emptyOutDir: true,
+    target: 'es2020',
+    sourcemap: false,
+    // Keep every script in a file: the page CSP allows no inline script.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+  },
+});
