@@ -1,0 +1,44 @@
+// System packages the tests need that npm cannot provide: Debian's Chromium for the browser tests
+// (Playwright's own browser download is not available here) and python3-zeep, a third-party SOAP
+// client for the conformance tests. Installed with apt when missing and running as root; otherwise
+// the error says exactly what to run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+export const SYSTEM_DEPS = [
+  {
+    name: 'Chromium',
+    aptPackage: 'chromium',
+    present: () => fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
+  },
+  {
+    name: 'python3-zeep',
+    aptPackage: 'python3-zeep',
+    present: () => spawnSync('/usr/bin/python3', ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
+  },
+];
+
+export function ensureSystemDeps(log = (line) => process.stdout.write(`${line}\n`)) {
+  const missing = SYSTEM_DEPS.filter((d) => !d.present());
+  if (missing.length === 0) return;
+  const packages = missing.map((d) => d.aptPackage);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = fs.existsSync('/usr/bin/apt-get');
+  if (!isRoot || !hasApt) {
+    throw new Error(
+      `Missing: ${missing.map((d) => d.name).join(', ')}. Install them with:\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}\n` +
+        '(or set CHROMIUM_PATH to a Chromium binary), then run the tests again.',
+    );
+  }
+  log(`Installing ${packages.join(', ')} with apt-get…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], {
+    stdio: 'inherit',
+    env,
+  });
+  const still = SYSTEM_DEPS.filter((d) => !d.present());
+  if (still.length)
+    throw new Error(`apt-get ran, but these are still missing: ${still.map((d) => d.name).join(', ')}`);
+}

@@ -1,0 +1,125 @@
+// `npm test`: every check the project has, in one command — typecheck, lint, unit and storage tests
+// (PGlite always; PostgreSQL too when TEST_DATABASE_URL is set), and browser tests against the real
+// server. Every part runs even when an earlier one fails; the summary says how long each took, and
+// the last line counts the tests that passed and failed.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureSystemDeps } from './system-deps.js';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-test-report-'));
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(127));
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const vitestReport = path.join(reportDir, 'vitest.json');
+const playwrightReport = path.join(reportDir, 'playwright.json');
+const dbUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+
+const steps = [
+  { name: 'system packages', run: async () => (ensureSystemDeps(), 0) },
+  { name: 'build (vite)', run: () => run(bin('vite'), ['build', '--logLevel', 'warn']) },
+  {
+    name: 'typecheck',
+    run: async () => {
+      let failed = 0;
+      for (const p of ['shared', 'server', 'widget', 'e2e']) failed ||= await run(bin('tsc'), ['-p', p]);
+      return failed;
+    },
+  },
+  { name: 'lint (biome)', run: () => run(bin('biome'), ['check', '.']) },
+  {
+    name: `unit + storage (vitest; ${dbUrl ? 'PGlite + PostgreSQL' : 'PGlite'})`,
+    counts: () => {
+      const r = readJson(vitestReport);
+      return (
+        r && {
+          passed: r.numPassedTests,
+          failed: r.numFailedTests,
+          skipped: r.numPendingTests + r.numTodoTests,
+        }
+      );
+    },
+    run: () =>
+      run(bin('vitest'), [
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${vitestReport}`,
+      ]),
+  },
+  {
+    name: 'browser (playwright, chromium)',
+    counts: () => {
+      const r = readJson(playwrightReport);
+      return (
+        r && {
+          passed: r.stats.expected,
+          failed: r.stats.unexpected + r.stats.flaky,
+          skipped: r.stats.skipped,
+        }
+      );
+    },
+    run: () => run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport }),
+  },
+];
+
+const results = [];
+for (const step of steps) {
+  process.stdout.write(`\n=== ${step.name} ===\n`);
+  const started = Date.now();
+  let code;
+  try {
+    code = await step.run();
+  } catch (err) {
+    process.stderr.write(`${err.message}\n`);
+    code = 1;
+  }
+  results.push({ step, code, seconds: (Date.now() - started) / 1000 });
+  if (step.name === 'system packages' && code !== 0) break; // nothing else can run
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+process.stdout.write('\n=== summary ===\n');
+for (const { step, code, seconds } of results) {
+  const c = step.counts?.();
+  if (c) {
+    passed += c.passed;
+    failed += c.failed;
+    skipped += c.skipped;
+  } else if (step.counts && code !== 0) {
+    failed += 1; // the runner failed before it could report
+  } else if (!step.counts) {
+    if (code === 0) passed += 1;
+    else failed += 1;
+  }
+  const detail = c ? ` (${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)` : '';
+  process.stdout.write(
+    `${code === 0 ? 'ok  ' : 'FAIL'} ${step.name.padEnd(48)} ${seconds.toFixed(1).padStart(6)} s${detail}\n`,
+  );
+}
+process.stdout.write(
+  `storage tests ran on: ${dbUrl ? `PGlite and PostgreSQL (${new URL(dbUrl).host})` : 'PGlite only (set TEST_DATABASE_URL to add PostgreSQL)'}\n`,
+);
+fs.rmSync(reportDir, { recursive: true, force: true });
+const anyFailed = results.some((r) => r.code !== 0);
+process.stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+process.exit(anyFailed ? 1 : 0);

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openPglite } from '../db/pglite.ts';
+import { tempDir } from '../testing/databases.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
+
+function payframe(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('payframe command', () => {
+  it('prints help', async () => {
+    const r = await payframe(['help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: payframe <command>');
+    expect(r.stdout).toContain('serve');
+  });
+
+  it('rejects an unknown command with exit code 2 and a JSON error under --json', async () => {
+    const r = await payframe(['frobnicate', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: { code: 'unknown_command', message: expect.stringContaining("unknown command 'frobnicate'") },
+    });
+  });
+
+  it('migrates a new data directory and says so in JSON', async () => {
+    const r = await payframe(['migrate', '--json'], { DATA_DIR: tempDir() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: 'up to date',
+      database: expect.stringContaining('PGlite'),
+    });
+  });
+
+  it('explains a bad configuration', async () => {
+    const r = await payframe(['serve', '--json'], { PORT: 'eighty' });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('invalid_config');
+    expect(r.stderr).toContain('PORT');
+  });
+
+  it('refuses a data directory another process holds', async () => {
+    const dir = tempDir();
+    const holder = await openPglite(dir); // this test process holds the lock
+    try {
+      const r = await payframe(['migrate', '--json'], { DATA_DIR: dir });
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'data_dir_locked' });
+    } finally {
+      await holder.close();
+    }
+  });
+
+  it('rejects unknown options', async () => {
+    const r = await payframe(['migrate', '--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('bogus');
+  });
+});
