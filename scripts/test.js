@@ -33,7 +33,13 @@ const playwrightReport = path.join(reportDir, 'playwright.json');
 const dbUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
 
 const steps = [
-  { name: 'system packages', run: async () => (ensureSystemDeps(), 0) },
+  {
+    name: 'system packages',
+    run: async () => {
+      ensureSystemDeps();
+      return 0;
+    },
+  },
   { name: 'build (vite)', run: () => run(bin('vite'), ['build', '--logLevel', 'warn']) },
   {
     name: 'typecheck',
