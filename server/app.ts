@@ -10,11 +10,17 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWidgetAssets } from './http/widget-assets.ts';
+import type { CallContext } from './soap/call-context.ts';
+import { notImplementedService } from './soap/not-implemented.ts';
+import { transactionServicePlugin } from './soap/plugin.ts';
+import type { TransactionService } from '../shared/contract/service.ts';
 
 export interface AppOptions {
   config: Config;
   db: Database;
   logger: Logger;
+  /** The Transaction Service implementation behind /TransactionService.asmx. */
+  transactionService?: TransactionService<CallContext>;
 }
 
 export interface PayframeApp {
@@ -22,7 +28,7 @@ export interface PayframeApp {
   health: HealthState;
 }
 
-export async function buildApp({ config, db, logger }: AppOptions): Promise<PayframeApp> {
+export async function buildApp({ config, db, logger, transactionService }: AppOptions): Promise<PayframeApp> {
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
@@ -40,6 +46,11 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Payf
   registerSecurityHeaders(app);
   registerErrorHandling(app);
   registerHealthRoutes(app, db, health);
+  await app.register(transactionServicePlugin, {
+    service: transactionService ?? notImplementedService(),
+    namespace: config.soapNamespace,
+    httpBindings: config.soapHttpBindings,
+  });
   await registerWidgetAssets(app);
   return { app, health };
 }

@@ -25,6 +25,13 @@ const ConfigSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  /** XML namespace of the Transaction Service's messages; it ends with a slash (spec "Placeholders"). */
+  SOAP_NAMESPACE: z.string().url().default('http://tempuri.org/'),
+  /** HTTP GET/POST bindings of the Transaction Service (ASMX has them off; Payframe on). */
+  SOAP_HTTP_BINDINGS: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   /** Size of the `pg` pool when DATABASE_URL is set. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
 });
@@ -38,6 +45,8 @@ export type Config = Readonly<{
   logLevel: (typeof LOG_LEVELS)[number];
   bodyLimit: number;
   databasePoolSize: number;
+  soapNamespace: string;
+  soapHttpBindings: boolean;
 }>;
 
 export class ConfigError extends Error {
@@ -69,6 +78,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: c.LOG_LEVEL,
     bodyLimit: c.BODY_LIMIT,
     databasePoolSize: c.DATABASE_POOL_SIZE,
+    soapNamespace: c.SOAP_NAMESPACE,
+    soapHttpBindings: c.SOAP_HTTP_BINDINGS,
   });
 }
 

@@ -5,6 +5,8 @@ import { type Config, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { HealthState } from '../http/health.ts';
 import { createLogger } from '../logger.ts';
+import type { CallContext } from '../soap/call-context.ts';
+import type { TransactionService } from '../../shared/contract/service.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -18,7 +20,7 @@ export interface TestApp {
 export async function buildTestApp(
   db: Database,
   env: Record<string, string> = {},
-  options: { closeDatabase?: boolean } = {},
+  options: { closeDatabase?: boolean; transactionService?: TransactionService<CallContext> } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace', DATA_DIR: '/nonexistent', ...env });
   const logLines: string[] = [];
@@ -26,7 +28,7 @@ export async function buildTestApp(
     level: config.logLevel,
     destination: { write: (l: string) => logLines.push(l) },
   });
-  const { app, health } = await buildApp({ config, db, logger });
+  const { app, health } = await buildApp({ config, db, logger, transactionService: options.transactionService });
   return {
     app,
     health,

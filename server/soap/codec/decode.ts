@@ -1,0 +1,110 @@
+/**
+ * XML → values, by the contract (DESIGN.md §1), with XmlSerializer's reading rules
+ * (asmx-compatibility.md §1.4): elements are matched by namespace URI and local name in any order;
+ * unknown, misplaced and wrong-namespace elements are ignored; the first of duplicates wins; scalars
+ * follow XmlConvert. Payframe's deviation: Required elements must be present (DESIGN.md §2).
+ */
+import { findComplexType, fieldsOf } from '../../../shared/contract/index.ts';
+import type { Field, FieldType } from '../../../shared/contract/model.ts';
+import { isScalarType } from '../../../shared/contract/model.ts';
+import { parseScalar } from '../../../shared/contract/scalars.ts';
+import { attr, childElements, textOf, type XmlElement } from '../xml/index.ts';
+import { XSI_NS } from '../soap-fault.ts';
+
+/** A value the contract cannot accept; `line`/`col` locate the element for the fault string. */
+export class DecodeError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly position?: { line: number; col: number },
+  ) {
+    super(message);
+    this.name = 'DecodeError';
+  }
+}
+
+function isNil(el: XmlElement): boolean {
+  const v = attr(el, XSI_NS, 'nil')?.trim();
+  return v === 'true' || v === '1';
+}
+
+function decodeScalarElement(el: XmlElement, type: string, path: string): unknown {
+  const text = textOf(el);
+  if (text === undefined) {
+    throw new DecodeError(`Element '${path}' must hold text, not elements.`, path, el);
+  }
+  try {
+    return parseScalar(type as Parameters<typeof parseScalar>[0], text);
+  } catch (err) {
+    throw new DecodeError(`Element '${path}': ${(err as Error).message}`, path, el);
+  }
+}
+
+function decodeItem(el: XmlElement, itemType: string, ns: string, path: string): unknown {
+  if (isNil(el)) return null;
+  return isScalarType(itemType) ? decodeScalarElement(el, itemType, path) : decodeComplex(el, itemType, ns, path);
+}
+
+function decodeElement(el: XmlElement, field: Field, ns: string, path: string): unknown {
+  const type: FieldType = field.type;
+  if (isNil(el)) {
+    // string and nillable elements may be nil; a nil value type would have no value to hold.
+    if (field.nillable || (type.kind === 'scalar' && type.type === 'string') || type.kind !== 'scalar') return null;
+    throw new DecodeError(`Element '${path}' may not be nil.`, path, el);
+  }
+  switch (type.kind) {
+    case 'scalar':
+      return decodeScalarElement(el, type.type, path);
+    case 'complex':
+      return decodeComplex(el, type.type, ns, path);
+    case 'list':
+      return childElements(el)
+        .filter((c) => c.ns === ns && c.local === type.itemElement)
+        .map((c, i) => decodeItem(c, type.item, ns, `${path}/${type.itemElement}[${i + 1}]`));
+  }
+}
+
+/** Decodes the children of `el` as the given fields; `el` undefined means none were sent. */
+export function decodeFields(
+  el: XmlElement | undefined,
+  fields: readonly Field[],
+  ns: string,
+  path: string,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const seen = new Set<string>();
+  if (el) {
+    for (const child of childElements(el)) {
+      if (child.ns !== ns || seen.has(child.local)) continue; // wrong namespace, or a later duplicate
+      const field = fields.find((f) => f.name === child.local);
+      if (!field) continue; // unknown element: ignored, as XmlSerializer's UnknownNode does
+      seen.add(field.name);
+      out[field.name] = decodeElement(child, field, ns, path ? `${path}/${field.name}` : field.name);
+    }
+  }
+  for (const f of fields) {
+    if (f.minOccurs === 1 && !seen.has(f.name)) {
+      const where = path ? `${path}/${f.name}` : f.name;
+      throw new DecodeError(`Required element '${where}' is missing.`, where, el);
+    }
+  }
+  return out;
+}
+
+export function decodeComplex(el: XmlElement, typeName: string, ns: string, path: string): Record<string, unknown> {
+  const type = findComplexType(typeName);
+  if (!type) throw new Error(`Contract has no type ${typeName}`);
+  return decodeFields(el, fieldsOf(type), ns, path);
+}
+
+/** Decodes an `<OpResult>` element (or its absence) as the operation's result type. */
+export function decodeResult(el: XmlElement | undefined, result: FieldType, ns: string, path: string): unknown {
+  if (result.kind === 'list') {
+    if (!el) return [];
+    return childElements(el)
+      .filter((c) => c.ns === ns && c.local === result.itemElement)
+      .map((c, i) => decodeItem(c, result.item, ns, `${path}/${result.itemElement}[${i + 1}]`));
+  }
+  if (!el) throw new DecodeError(`The response has no '${path}' element.`, path);
+  return decodeElement(el, { name: path, type: result, minOccurs: 1, nillable: false }, ns, path);
+}

@@ -1,0 +1,48 @@
+/**
+ * Every error an operation can end in, as the fault ASMX would send (asmx-compatibility.md §1.3):
+ * request problems are `Client` faults ("Server was unable to read request. ---> …"), problems in
+ * the operation are `Server` faults ("Server was unable to process request. ---> …") whose details
+ * stay in the log. Catalogue errors keep their stable code in `<detail>`.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { isUnavailableError } from '../db/index.ts';
+import { PayframeError } from '../errors.ts';
+import { DecodeError } from './codec/decode.ts';
+import { SoapFault } from './soap-fault.ts';
+
+export const UNABLE_TO_READ = 'Server was unable to read request.';
+export const UNABLE_TO_PROCESS = 'Server was unable to process request.';
+
+export interface MappedFault {
+  fault: SoapFault;
+  /** 500 for faults, as ASMX; 503 with Retry-After when the database is briefly away. */
+  status: number;
+  retryAfter?: number;
+}
+
+export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFault {
+  if (err instanceof SoapFault) return { fault: err, status: 500 };
+  if (err instanceof DecodeError) {
+    const where = err.position ? ` ---> There is an error in XML document (${err.position.line}, ${err.position.col}).` : '';
+    return { fault: new SoapFault('Client', `${UNABLE_TO_READ}${where} ---> ${err.message}`, 'invalid_request'), status: 500 };
+  }
+  if (err instanceof PayframeError) {
+    const faultCode = err.status < 500 ? 'Client' : 'Server';
+    const message = err.status < 500 ? err.message : `${UNABLE_TO_PROCESS} ---> ${err.message}`;
+    return { fault: new SoapFault(faultCode, message, err.code), status: 500 };
+  }
+  if (isUnavailableError(err)) {
+    log.warn({ err }, 'database unavailable during a SOAP call');
+    return {
+      fault: new SoapFault(
+        'Server',
+        `${UNABLE_TO_PROCESS} ---> The service is temporarily unavailable. Please try again shortly.`,
+        'database_unavailable',
+      ),
+      status: 503,
+      retryAfter: 2,
+    };
+  }
+  log.error({ err }, 'operation failed');
+  return { fault: new SoapFault('Server', `${UNABLE_TO_PROCESS} ---> An error occurred on the server.`, 'internal'), status: 500 };
+}

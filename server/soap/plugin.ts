@@ -1,0 +1,97 @@
+/**
+ * The Transaction Service at `/TransactionService.asmx` (spec "Endpoints"; asmx-compatibility.md):
+ * SOAP 1.1 and 1.2 by POST, HTTP GET and POST per operation, `?WSDL`, and the help pages. This
+ * plugin owns its XML handling in its own scope: request bodies reach the bindings as raw bytes.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findOperation } from '../../shared/contract/index.ts';
+import type { TransactionService } from '../../shared/contract/service.ts';
+import type { CallContext } from './call-context.ts';
+import { renderOperationHelp, renderServiceHelp } from './help-page.ts';
+import { createHttpHandler } from './http-binding.ts';
+import { createSoapHandler } from './soap-binding.ts';
+import { renderWsdl } from './wsdl.ts';
+
+export const SERVICE_NAME = 'TransactionService';
+export const SERVICE_PATH = '/TransactionService.asmx';
+
+export interface TransactionServicePluginOptions {
+  service: TransactionService<CallContext>;
+  namespace: string;
+  /** HTTP GET and POST bindings (ASMX has them off by default; Payframe on, DESIGN.md §2). */
+  httpBindings: boolean;
+}
+
+/** The help pages carry ASMX's inline style block and no script at all. */
+const HELP_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+function isLocal(ip: string): boolean {
+  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+function serviceUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}${SERVICE_PATH}`;
+}
+
+/** The query's first key, case-insensitively ASMX's `?WSDL`, `?disco`, `?op=`. */
+function queryKey(request: FastifyRequest, name: string): string | undefined {
+  const q = request.url.indexOf('?');
+  if (q < 0) return undefined;
+  for (const [k, v] of new URLSearchParams(request.url.slice(q + 1))) {
+    if (k.toLowerCase() === name) return v;
+  }
+  return undefined;
+}
+
+export async function transactionServicePlugin(app: FastifyInstance, opts: TransactionServicePluginOptions) {
+  const { namespace, httpBindings } = opts;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  const soap = createSoapHandler(opts);
+  const http = createHttpHandler(opts);
+
+  app.post(SERVICE_PATH, soap);
+  // ASMX: the SOAP protocol is POST only; other verbs get 405 "Request format is unrecognized."
+  app.route({
+    method: ['PUT', 'DELETE', 'PATCH'],
+    url: SERVICE_PATH,
+    handler: async (_request, reply) =>
+      reply.code(405).header('allow', 'GET, POST').type('text/plain; charset=utf-8').send('Request format is unrecognized.\n'),
+  });
+
+  app.get(SERVICE_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
+    if (queryKey(request, 'wsdl') !== undefined) {
+      return reply
+        .type('text/xml; charset=utf-8')
+        .send(renderWsdl({ serviceName: SERVICE_NAME, namespace, location: serviceUrl(request), httpBindings }));
+    }
+    if (queryKey(request, 'disco') !== undefined) {
+      const url = serviceUrl(request);
+      return reply
+        .type('text/xml; charset=utf-8')
+        .send(
+          `<?xml version="1.0" encoding="utf-8"?>\n<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.xmlsoap.org/disco/">\n  <contractRef ref="${url}?wsdl" docRef="${url}" xmlns="http://schemas.xmlsoap.org/disco/scl/" />\n</discovery>`,
+        );
+    }
+    const help = { serviceName: SERVICE_NAME, namespace, path: SERVICE_PATH, host: request.host, httpBindings, local: isLocal(request.ip) };
+    const opName = queryKey(request, 'op');
+    const op = opName === undefined ? undefined : findOperation(opName);
+    reply.header('content-security-policy', HELP_CSP).type('text/html; charset=utf-8');
+    return reply.send(op ? renderOperationHelp({ ...help, operation: op }) : renderServiceHelp(help));
+  });
+
+  if (httpBindings) {
+    app.get(`${SERVICE_PATH}/:op`, http);
+    app.post(`${SERVICE_PATH}/:op`, http);
+  } else {
+    const disabled = async (request: FastifyRequest<{ Params: { op: string } }>, reply: FastifyReply) =>
+      reply
+        .code(500)
+        .type('text/plain; charset=utf-8')
+        .send(`Request format is unrecognized for URL unexpectedly ending in '/${request.params.op}'.\n`);
+    app.get(`${SERVICE_PATH}/:op`, disabled);
+    app.post(`${SERVICE_PATH}/:op`, disabled);
+  }
+}

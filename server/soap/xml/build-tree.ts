@@ -1,0 +1,138 @@
+import { XMLParser } from 'fast-xml-parser';
+import { decodeAttributeValue, decodeReferences } from './decode-entities.ts';
+import { NamespaceScope, splitQName, XMLNS_NS } from './namespace-scope.ts';
+import type { XmlAttribute, XmlElement, XmlNode } from './xml-element.ts';
+import { XmlReadError } from './xml-read-error.ts';
+
+/**
+ * fast-xml-parser's ordered output → XmlElement, with our own entity decoding and namespace
+ * resolution (docs: asmx-compatibility.md §4 "Full set" of options). The input has passed
+ * scanMarkup, so it is well-formed and within limits; this step only interprets it.
+ */
+
+// Every tag name reaches the parser as TAG_MARK + name. The parser throws `[SECURITY] Invalid name`
+// for `constructor`/`prototype`, renames `__proto__` and `toString`-like names (§4 "Names"), and
+// our tree must keep them as ordinary elements the SOAP layer ignores (§2 row 22). `$` cannot start
+// an XML name, so the mark never collides with `#text`, `#cdata` or `:@`, and the transform is
+// idempotent: 5.12.1 applies it twice to self-closing tags.
+const TAG_MARK = '$';
+const ATTR_MARK = '@_';
+const TEXT = '#text';
+const CDATA = '#cdata';
+// Typed as the `Symbol` wrapper in fxp.d.ts; it is a plain symbol at run time.
+const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+
+type OrderedNode = Record<string | symbol, unknown>;
+
+export function parseOrdered(parserInput: string, maxDepth: number): OrderedNode[] {
+  const parser = new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: ATTR_MARK,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    processEntities: false,
+    cdataPropName: CDATA,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    removeNSPrefix: false,
+    captureMetaData: true,
+    jPath: false,
+    maxNestedTags: maxDepth + 1,
+    transformTagName: (name) => (name.startsWith(TAG_MARK) ? name : TAG_MARK + name),
+  });
+  return parser.parse(parserInput) as OrderedNode[];
+}
+
+export function buildTree(nodes: OrderedNode[], text: string): { root: XmlElement; elementCount: number } {
+  const ctx = { scope: new NamespaceScope(), lineStarts: lineStartsOf(text), elementCount: 0 };
+  const roots = nodes.map((node) => toElement(node, ctx)).filter((n) => n !== undefined);
+  const root = roots[0];
+  if (roots.length !== 1 || root === undefined) throw new XmlReadError('malformed', 'Expected one root');
+  return { root, elementCount: ctx.elementCount };
+}
+
+interface Context {
+  scope: NamespaceScope;
+  lineStarts: number[];
+  elementCount: number;
+}
+
+function toElement(node: OrderedNode, ctx: Context): XmlElement | undefined {
+  const key = Object.keys(node).find((k) => k.startsWith(TAG_MARK));
+  if (key === undefined) return undefined;
+  ctx.elementCount++;
+  const { prefix, local } = splitQName(key.slice(TAG_MARK.length));
+  if (prefix === 'xmlns') throw new XmlReadError('malformed', 'Element names cannot use the xmlns prefix');
+
+  const raw = Object.entries((node[':@'] ?? {}) as Record<string, string>).map(([name, value]) => ({
+    ...splitQName(name.slice(ATTR_MARK.length)),
+    value: decodeAttributeValue(value),
+  }));
+  // Declarations first: they apply to the element's own name and to all of its attributes.
+  const declared: string[] = [];
+  for (const a of raw) {
+    if (a.prefix === '' && a.local === 'xmlns') declared.push(ctx.scope.declare('', a.value));
+    else if (a.prefix === 'xmlns') declared.push(ctx.scope.declare(a.local, a.value));
+  }
+
+  const attrs: XmlAttribute[] = [];
+  const expanded = new Set<string>();
+  for (const a of raw) {
+    const isDeclaration = a.prefix === 'xmlns' || (a.prefix === '' && a.local === 'xmlns');
+    const ns = isDeclaration ? XMLNS_NS : a.prefix === '' ? '' : ctx.scope.resolve(a.prefix);
+    // `p:a` and `q:a` with p and q bound to one URI are duplicates (Namespaces in XML §6.3).
+    const id = `${ns} ${a.local}`;
+    if (expanded.has(id)) throw new XmlReadError('malformed', 'Duplicate attribute');
+    expanded.add(id);
+    attrs.push({ ns, local: a.local, prefix: a.prefix, value: a.value });
+  }
+
+  const ns = ctx.scope.resolve(prefix);
+  const meta = node[META] as { startIndex?: number } | undefined;
+  const { line, col } = locate(meta?.startIndex ?? 0, ctx.lineStarts);
+  const children = toChildren(node[key] as OrderedNode[], ctx);
+  ctx.scope.end(declared);
+  return { ns, local, prefix, attrs, children, line, col };
+}
+
+function toChildren(nodes: OrderedNode[], ctx: Context): XmlNode[] {
+  const children: XmlNode[] = [];
+  let text = '';
+  for (const node of nodes) {
+    if (TEXT in node) {
+      text += decodeReferences(node[TEXT] as string);
+    } else if (CDATA in node) {
+      // CDATA is literal: `<![CDATA[M&1<]]>` is `M&1<` (§2 row 17).
+      text += ((node[CDATA] as OrderedNode[])[0]?.[TEXT] as string | undefined) ?? '';
+    } else {
+      const child = toElement(node, ctx);
+      if (child === undefined) continue;
+      if (text !== '') children.push(text);
+      text = '';
+      children.push(child);
+    }
+  }
+  if (text !== '') children.push(text);
+  return children;
+}
+
+/** Offsets at which each line starts; lines are LF-separated after normalisation. */
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
+  return starts;
+}
+
+/** Line and column of the name after the `<` at `offset`, by binary search over line starts. */
+function locate(offset: number, lineStarts: number[]): { line: number; col: number } {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((lineStarts[mid] as number) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return { line: low + 1, col: offset - (lineStarts[low] as number) + 2 };
+}

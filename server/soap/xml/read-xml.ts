@@ -1,0 +1,54 @@
+import { XMLValidator } from 'fast-xml-parser';
+import { buildTree, parseOrdered } from './build-tree.ts';
+import { scanMarkup } from './scan-markup.ts';
+import { NON_XML_CHAR } from './xml-chars.ts';
+import type { XmlElement } from './xml-element.ts';
+import { DEFAULT_XML_LIMITS, type XmlLimits } from './xml-limits.ts';
+import { positionAt, XmlReadError } from './xml-read-error.ts';
+
+/**
+ * Reads a request document into its namespace-resolved document element, or throws XmlReadError.
+ * This is ASMX's `XmlTextReader` with `DtdProcessing = Prohibit`, `XmlResolver = null` and
+ * `Normalization = true` (docs: asmx-compatibility.md §1.2 point 5), built as §4 recommends:
+ * a strict front-end, then fast-xml-parser, then our own entity decoding and namespace resolution.
+ *
+ * `text` is the decoded body (see decode-bytes.ts); a leading U+FEFF is tolerated. Linear time:
+ * every step is a forward pass or bounded by the limits.
+ */
+export function readXml(text: string, limits: Partial<XmlLimits> = {}): XmlElement {
+  const effective: XmlLimits = { ...DEFAULT_XML_LIMITS, ...limits };
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+
+  // Any DOCTYPE, before anything else looks at the text: this alone closes XXE, parameter
+  // entities, external DTDs, billion laughs and quadratic blowup (§2 rows 1–4, §4 "DOCTYPE").
+  // Checked everywhere, even inside comments or CDATA, as the design asks; XML is case-sensitive,
+  // so `<!doctype` is not a DOCTYPE (the scan rejects it as unknown markup).
+  if (source.includes('<!DOCTYPE')) throw new XmlReadError('doctype', 'DTD is prohibited');
+
+  // End-of-line handling (XML 1.0 §2.11): CRLF and lone CR become LF everywhere, CDATA included.
+  // Line numbers do not change, so reported positions still match the raw request.
+  const normalized = source.replace(/\r\n?/g, '\n');
+
+  const bad = NON_XML_CHAR.exec(normalized);
+  if (bad !== null) {
+    throw new XmlReadError(
+      'invalid-char',
+      'Character XML 1.0 does not allow',
+      positionAt(normalized, bad.index),
+    );
+  }
+
+  const scan = scanMarkup(normalized, effective);
+
+  // Second opinion from fast-xml-parser's own validator (§4). The scan is stricter except that
+  // only the validator refuses names with characters outside the BMP; any other disagreement
+  // would be a bug in one of the two, and either way the document is refused.
+  const verdict = XMLValidator.validate(scan.parserInput);
+  if (verdict !== true) throw new XmlReadError('malformed', 'Document is not well-formed');
+
+  const { root, elementCount } = buildTree(parseOrdered(scan.parserInput, effective.maxDepth), normalized);
+  if (elementCount !== scan.elementCount) {
+    throw new XmlReadError('malformed', 'Parser and front-end disagree on the document structure');
+  }
+  return root;
+}
