@@ -23,8 +23,13 @@ export interface MappedFault {
 export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFault {
   if (err instanceof SoapFault) return { fault: err, status: 500 };
   if (err instanceof DecodeError) {
-    const where = err.position ? ` ---> There is an error in XML document (${err.position.line}, ${err.position.col}).` : '';
-    return { fault: new SoapFault('Client', `${UNABLE_TO_READ}${where} ---> ${err.message}`, 'invalid_request'), status: 500 };
+    const where = err.position
+      ? ` ---> There is an error in XML document (${err.position.line}, ${err.position.col}).`
+      : '';
+    return {
+      fault: new SoapFault('Client', `${UNABLE_TO_READ}${where} ---> ${err.message}`, 'invalid_request'),
+      status: 500,
+    };
   }
   if (err instanceof PayframeError) {
     const faultCode = err.status < 500 ? 'Client' : 'Server';
@@ -44,5 +49,8 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
     };
   }
   log.error({ err }, 'operation failed');
-  return { fault: new SoapFault('Server', `${UNABLE_TO_PROCESS} ---> An error occurred on the server.`, 'internal'), status: 500 };
+  return {
+    fault: new SoapFault('Server', `${UNABLE_TO_PROCESS} ---> An error occurred on the server.`, 'internal'),
+    status: 500,
+  };
 }

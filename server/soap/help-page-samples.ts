@@ -6,15 +6,15 @@
  */
 import {
   type FieldType,
-  findComplexType,
   fieldsOf,
+  findComplexType,
   hasSimpleParams,
   httpRootElement,
   isScalarType,
   type Operation,
 } from '../../shared/contract/index.ts';
-import { escapeAttr, escapeText } from './xml-escape.ts';
 import { operationSoapAction } from './wsdl.ts';
+import { escapeText } from './xml-escape.ts';
 
 export interface SampleContext {
   readonly namespace: string;
@@ -214,9 +214,4 @@ export function operationSamples(op: Operation, ctx: SampleContext, httpBindings
   const samples = [soapSample('1.1', op, ctx), soapSample('1.2', op, ctx)];
   if (httpBindings && hasSimpleParams(op)) samples.push(...httpSamples(op, ctx));
   return samples;
-}
-
-/** Attribute-safe id for a parameter's input on the test form. */
-export function inputId(paramName: string): string {
-  return escapeAttr(`param-${paramName}`);
 }

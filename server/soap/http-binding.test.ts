@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../testing/app.ts';
 import { databaseTargets } from '../testing/databases.ts';
-import { recordingService, type RecordingService } from './testing/recording-service.ts';
+import { type RecordingService, recordingService } from './testing/recording-service.ts';
 
 const NS = 'http://payframe.test/ts/';
 let t: TestApp;
@@ -11,7 +11,11 @@ let rec: RecordingService;
 beforeAll(async () => {
   rec = recordingService();
   const db = await databaseTargets()[0]!.open();
-  t = await buildTestApp(db, { SOAP_NAMESPACE: NS }, { closeDatabase: true, transactionService: rec.service });
+  t = await buildTestApp(
+    db,
+    { SOAP_NAMESPACE: NS },
+    { closeDatabase: true, transactionService: rec.service },
+  );
 });
 afterAll(() => t.close());
 beforeEach(() => {
@@ -35,11 +39,18 @@ describe('HTTP GET', () => {
     );
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<ArrayOfTransactionHistory xmlns:xsi=');
-    expect(rec.calls[0]?.params).toEqual({ startDate: '2024-01-01', endDate: '2024-01-31T23:59:59', merchantID: '1' });
+    // GET/POST parameters are converted as .NET's DateTime.Parse does: a date is that day at midnight.
+    expect(rec.calls[0]?.params).toEqual({
+      startDate: '2024-01-01T00:00:00',
+      endDate: '2024-01-31T23:59:59',
+      merchantID: '1',
+    });
   });
 
   it('says which parameter is missing, as ASMX: 500 text/plain', async () => {
-    const res = await t.app.inject('/TransactionService.asmx/GetTransactionHistories?startDate=2024-01-01&merchantID=1');
+    const res = await t.app.inject(
+      '/TransactionService.asmx/GetTransactionHistories?startDate=2024-01-01&merchantID=1',
+    );
     expect(res.statusCode).toBe(500);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.body).toBe('Missing parameter: endDate.\n');
@@ -55,12 +66,15 @@ describe('HTTP GET', () => {
   it('treats method names case-sensitively, and refuses operations with complex parameters', async () => {
     const r1 = await t.app.inject('/TransactionService.asmx/verify3dsecuremerchant?merchantID=1');
     expect(r1.body).toContain(
-      "Invalid method name 'verify3dsecuremerchant', method names are case sensitive. The method name 'Verify3DSecureMerchant' with the same name but different casing was found.",
+      // HTML-encoded as ASMX writes its text/plain errors.
+      'Invalid method name &#39;verify3dsecuremerchant&#39;, method names are case sensitive. The method name &#39;Verify3DSecureMerchant&#39; with the same name but different casing was found.',
     );
     const r2 = await t.app.inject('/TransactionService.asmx/Nope');
     expect(r2.body).toBe('Nope Web Service method name is not valid.\n');
     const r3 = await t.app.inject('/TransactionService.asmx/ProcessTransaction');
-    expect(r3.body).toBe("Request format is unrecognized for URL unexpectedly ending in '/ProcessTransaction'.\n");
+    expect(r3.body).toBe(
+      'Request format is unrecognized for URL unexpectedly ending in &#39;/ProcessTransaction&#39;.\n',
+    );
   });
 });
 
@@ -76,7 +90,10 @@ describe('HTTP POST', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<MerchantDetails xmlns:xsi=');
     expect(res.body).toContain('  <BusinessName>Tea &amp; Co</BusinessName>');
-    expect(rec.calls[0]).toMatchObject({ params: { merchantId: '9', code: '' }, context: { binding: 'httpPost' } });
+    expect(rec.calls[0]).toMatchObject({
+      params: { merchantId: '9', code: '' },
+      context: { binding: 'httpPost' },
+    });
   });
 
   it('requires a form content type', async () => {
@@ -94,7 +111,10 @@ describe('HTTP POST', () => {
 describe('service description and help', () => {
   it('serves ?WSDL case-insensitively, built from the request host', async () => {
     for (const q of ['WSDL', 'wsdl', 'Wsdl']) {
-      const res = await t.app.inject({ url: `/TransactionService.asmx?${q}`, headers: { host: 'pay.example:8443' } });
+      const res = await t.app.inject({
+        url: `/TransactionService.asmx?${q}`,
+        headers: { host: 'pay.example:8443' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/xml; charset=utf-8');
       expect(res.body).toContain(`targetNamespace="${NS}"`);
@@ -118,11 +138,17 @@ describe('service description and help', () => {
 describe('with HTTP GET/POST switched off', () => {
   it('answers as ASMX does without those protocols, and leaves them out of the WSDL', async () => {
     const db = await databaseTargets()[0]!.open();
-    const off = await buildTestApp(db, { SOAP_HTTP_BINDINGS: 'false' }, { closeDatabase: true, transactionService: rec.service });
+    const off = await buildTestApp(
+      db,
+      { SOAP_HTTP_BINDINGS: 'false' },
+      { closeDatabase: true, transactionService: rec.service },
+    );
     try {
       const res = await off.app.inject('/TransactionService.asmx/Verify3DSecureMerchant?merchantID=1');
       expect(res.statusCode).toBe(500);
-      expect(res.body).toContain("Request format is unrecognized for URL unexpectedly ending in '/Verify3DSecureMerchant'.");
+      expect(res.body).toContain(
+        "Request format is unrecognized for URL unexpectedly ending in '/Verify3DSecureMerchant'.",
+      );
       const wsdl = await off.app.inject('/TransactionService.asmx?wsdl');
       expect(wsdl.body).not.toContain('HttpGet');
     } finally {

@@ -17,14 +17,19 @@ function htmlEscape(s: string): string {
 }
 
 function plainError(reply: FastifyReply, message: string, status = 500) {
-  return reply.code(status).type('text/plain; charset=utf-8').send(`${htmlEscape(message)}\n`);
+  return reply
+    .code(status)
+    .type('text/plain; charset=utf-8')
+    .send(`${htmlEscape(message)}\n`);
 }
 
 /** The operation for a path segment, or the ASMX error text for one that does not resolve. */
 function resolve(name: string): Operation | string {
   const op = findOperation(name);
   if (op) {
-    return hasSimpleParams(op) ? op : `Request format is unrecognized for URL unexpectedly ending in '/${name}'.`;
+    return hasSimpleParams(op)
+      ? op
+      : `Request format is unrecognized for URL unexpectedly ending in '/${name}'.`;
   }
   const other = findOperationIgnoringCase(name);
   if (other) {
@@ -39,7 +44,10 @@ export interface HttpBindingOptions {
 }
 
 export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
-  return async function httpHandler(request: FastifyRequest<{ Params: { op: string } }>, reply: FastifyReply) {
+  return async function httpHandler(
+    request: FastifyRequest<{ Params: { op: string } }>,
+    reply: FastifyReply,
+  ) {
     const op = resolve(request.params.op);
     if (typeof op === 'string') return plainError(reply, op);
 
@@ -75,7 +83,10 @@ export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
       authorization: request.headers.authorization,
     };
     try {
-      const handler = service[op.name as keyof typeof service] as (p: unknown, c: CallContext) => Promise<unknown>;
+      const handler = service[op.name as keyof typeof service] as (
+        p: unknown,
+        c: CallContext,
+      ) => Promise<unknown>;
       const result = await handler.call(service, params, context);
       return reply
         .code(200)

@@ -11,6 +11,7 @@ import { renderOperationHelp, renderServiceHelp } from './help-page.ts';
 import { createHttpHandler } from './http-binding.ts';
 import { createSoapHandler } from './soap-binding.ts';
 import { renderWsdl } from './wsdl.ts';
+import { escapeAttr } from './xml-escape.ts';
 
 export const SERVICE_NAME = 'TransactionService';
 export const SERVICE_PATH = '/TransactionService.asmx';
@@ -58,24 +59,37 @@ export async function transactionServicePlugin(app: FastifyInstance, opts: Trans
     method: ['PUT', 'DELETE', 'PATCH'],
     url: SERVICE_PATH,
     handler: async (_request, reply) =>
-      reply.code(405).header('allow', 'GET, POST').type('text/plain; charset=utf-8').send('Request format is unrecognized.\n'),
+      reply
+        .code(405)
+        .header('allow', 'GET, POST')
+        .type('text/plain; charset=utf-8')
+        .send('Request format is unrecognized.\n'),
   });
 
   app.get(SERVICE_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     if (queryKey(request, 'wsdl') !== undefined) {
       return reply
         .type('text/xml; charset=utf-8')
-        .send(renderWsdl({ serviceName: SERVICE_NAME, namespace, location: serviceUrl(request), httpBindings }));
+        .send(
+          renderWsdl({ serviceName: SERVICE_NAME, namespace, location: serviceUrl(request), httpBindings }),
+        );
     }
     if (queryKey(request, 'disco') !== undefined) {
-      const url = serviceUrl(request);
+      const url = escapeAttr(serviceUrl(request));
       return reply
         .type('text/xml; charset=utf-8')
         .send(
           `<?xml version="1.0" encoding="utf-8"?>\n<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.xmlsoap.org/disco/">\n  <contractRef ref="${url}?wsdl" docRef="${url}" xmlns="http://schemas.xmlsoap.org/disco/scl/" />\n</discovery>`,
         );
     }
-    const help = { serviceName: SERVICE_NAME, namespace, path: SERVICE_PATH, host: request.host, httpBindings, local: isLocal(request.ip) };
+    const help = {
+      serviceName: SERVICE_NAME,
+      namespace,
+      path: SERVICE_PATH,
+      host: request.host,
+      httpBindings,
+      local: isLocal(request.ip),
+    };
     const opName = queryKey(request, 'op');
     const op = opName === undefined ? undefined : findOperation(opName);
     reply.header('content-security-policy', HELP_CSP).type('text/html; charset=utf-8');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PayframeError } from '../errors.ts';
 import { buildTestApp, type TestApp } from '../testing/app.ts';
 import { databaseTargets } from '../testing/databases.ts';
-import { recordingService, type RecordingService } from './testing/recording-service.ts';
+import { type RecordingService, recordingService } from './testing/recording-service.ts';
 
 const NS = 'http://tempuri.org/';
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -51,7 +51,10 @@ describe('SOAP 1.1', () => {
 
   it('accepts an unquoted SOAPAction (SOAP::Lite) and any prefix style', async () => {
     const body = `<ns1:Verify3DSecureMerchant xmlns:ns1="${NS}"><ns1:merchantID>7</ns1:merchantID></ns1:Verify3DSecureMerchant>`;
-    const res = await post(env11(body), { 'content-type': 'text/xml', soapaction: `${NS}Verify3DSecureMerchant` });
+    const res = await post(env11(body), {
+      'content-type': 'text/xml',
+      soapaction: `${NS}Verify3DSecureMerchant`,
+    });
     expect(res.statusCode).toBe(200);
     expect(rec.calls[0]?.params).toEqual({ merchantID: '7' });
   });
@@ -63,7 +66,10 @@ describe('SOAP 1.1', () => {
   });
 
   it('faults on an unknown SOAPAction with the ASMX message', async () => {
-    const res = await post(env11(verifyBody()), { 'content-type': 'text/xml', soapaction: '"http://x/Bogus"' });
+    const res = await post(env11(verifyBody()), {
+      'content-type': 'text/xml',
+      soapaction: '"http://x/Bogus"',
+    });
     expect(res.statusCode).toBe(500);
     expect(res.body).toContain('<faultcode>soap:Client</faultcode>');
     expect(res.body).toContain(
@@ -79,9 +85,14 @@ describe('SOAP 1.1', () => {
 
   it('ignores unknown and wrong-namespace elements and takes the first duplicate', async () => {
     const inner = `<merchantID>5</merchantID><merchantID>999</merchantID><x:merchantID xmlns:x="urn:other">8</x:merchantID><Unknown>1</Unknown>`;
-    const res = await post(env11(`<Verify3DSecureMerchant xmlns="${NS}"><x:merchantID xmlns:x="urn:other">8</x:merchantID>${inner}</Verify3DSecureMerchant>`), {
-      'content-type': 'text/xml',
-    });
+    const res = await post(
+      env11(
+        `<Verify3DSecureMerchant xmlns="${NS}"><x:merchantID xmlns:x="urn:other">8</x:merchantID>${inner}</Verify3DSecureMerchant>`,
+      ),
+      {
+        'content-type': 'text/xml',
+      },
+    );
     expect(res.statusCode).toBe(200);
     expect(rec.calls[0]?.params).toEqual({ merchantID: '5' });
   });
@@ -90,11 +101,15 @@ describe('SOAP 1.1', () => {
     const res = await post(env11(verifyBody('')), { 'content-type': 'text/xml' });
     expect(res.statusCode).toBe(500);
     expect(res.body).toContain('<faultcode>soap:Client</faultcode>');
-    expect(res.body).toContain("Server was unable to read request. ---&gt; Required element 'merchantID' is missing.");
+    expect(res.body).toMatch(
+      /Server was unable to read request\. ---&gt; There is an error in XML document \(1, \d+\)\. ---&gt; Required element 'merchantID' is missing\./,
+    );
   });
 
   it('faults naming the element and value of a bad number, with its position', async () => {
-    const res = await post(env11(verifyBody('<merchantID>12abc</merchantID>')), { 'content-type': 'text/xml' });
+    const res = await post(env11(verifyBody('<merchantID>12abc</merchantID>')), {
+      'content-type': 'text/xml',
+    });
     expect(res.statusCode).toBe(500);
     expect(res.body).toMatch(/There is an error in XML document \(1, \d+\)\. ---&gt; Element 'merchantID': /);
     expect(res.body).toContain('Input string was not in a correct format.');
@@ -103,17 +118,22 @@ describe('SOAP 1.1', () => {
   it('faults on bad booleans and dateTimes with XmlConvert messages', async () => {
     const req = `<ProcessTransaction xmlns="${NS}"><request><TestRequest>yes</TestRequest></request></ProcessTransaction>`;
     const r1 = await post(env11(req), { 'content-type': 'text/xml' });
-    expect(r1.body).toContain("Element 'request/TestRequest': The string 'yes' is not a valid Boolean value.");
+    expect(r1.body).toContain(
+      "Element 'request/TestRequest': The string 'yes' is not a valid Boolean value.",
+    );
     const hist = `<GetTransactionHistories xmlns="${NS}"><startDate>yesterday</startDate><endDate>2024-01-01</endDate><merchantID>1</merchantID></GetTransactionHistories>`;
     const r2 = await post(env11(hist), { 'content-type': 'text/xml' });
     expect(r2.body).toContain("Element 'startDate': The string 'yesterday' is not a valid AllXsd value.");
   });
 
   it('runs the SOAPAction operation with what the Body lacks when the Body carries another (row 24)', async () => {
-    const res = await post(env11(`<GetMerchantInfo xmlns="${NS}"><merchantID>1</merchantID></GetMerchantInfo>`), {
-      'content-type': 'text/xml',
-      soapaction: `"${NS}Verify3DSecureMerchant"`,
-    });
+    const res = await post(
+      env11(`<GetMerchantInfo xmlns="${NS}"><merchantID>1</merchantID></GetMerchantInfo>`),
+      {
+        'content-type': 'text/xml',
+        soapaction: `"${NS}Verify3DSecureMerchant"`,
+      },
+    );
     // Verify3DSecureMerchant's merchantID is Required, so the defaults ASMX would use become a fault.
     expect(res.body).toContain("Required element 'merchantID' is missing.");
     expect(rec.calls).toHaveLength(0);
@@ -131,14 +151,18 @@ describe('SOAP 1.1', () => {
       throw new PayframeError('invalid_request', 'That merchant cannot do this.');
     });
     const r1 = await post(env11(verifyBody()), { 'content-type': 'text/xml' });
-    expect(r1.body).toContain('<faultcode>soap:Client</faultcode><faultstring>That merchant cannot do this.</faultstring>');
+    expect(r1.body).toContain(
+      '<faultcode>soap:Client</faultcode><faultstring>That merchant cannot do this.</faultstring>',
+    );
     expect(r1.body).toContain(`<detail><ErrorCode xmlns="${NS}">invalid_request</ErrorCode></detail>`);
     rec.respond('Verify3DSecureMerchant', () => {
       throw new Error('secret internal detail');
     });
     const r2 = await post(env11(verifyBody()), { 'content-type': 'text/xml' });
     expect(r2.statusCode).toBe(500);
-    expect(r2.body).toContain('Server was unable to process request. ---&gt; An error occurred on the server.');
+    expect(r2.body).toContain(
+      'Server was unable to process request. ---&gt; An error occurred on the server.',
+    );
     expect(r2.body).not.toContain('secret internal detail');
   });
 });
@@ -170,7 +194,9 @@ describe('SOAP 1.2', () => {
   });
 
   it('names an unknown action', async () => {
-    const res = await post(env12('<Nothing xmlns="urn:x" />'), { 'content-type': 'application/soap+xml; action="urn:nope"' });
+    const res = await post(env12('<Nothing xmlns="urn:x" />'), {
+      'content-type': 'application/soap+xml; action="urn:nope"',
+    });
     expect(res.body).toContain("The action 'urn:nope' was not recognized.");
   });
 });
@@ -183,7 +209,11 @@ describe('request format', () => {
   });
 
   it('answers 400 with an empty body for XML that is not well formed', async () => {
-    for (const payload of ['<soap:Envelope', env11(verifyBody()).replace('</soap:Body>', ''), `${env11(verifyBody())}<x/>`]) {
+    for (const payload of [
+      '<soap:Envelope',
+      env11(verifyBody()).replace('</soap:Body>', ''),
+      `${env11(verifyBody())}<x/>`,
+    ]) {
       const res = await post(payload, { 'content-type': 'text/xml' });
       expect(res.statusCode).toBe(400);
       expect(res.body).toBe('');
@@ -191,11 +221,20 @@ describe('request format', () => {
   });
 
   it('faults on a missing Envelope or Body, and on another envelope version', async () => {
-    const r1 = await post(`<Verify3DSecureMerchant xmlns="${NS}"/>`, { 'content-type': 'text/xml', soapaction: `"${NS}Verify3DSecureMerchant"` });
+    const r1 = await post(`<Verify3DSecureMerchant xmlns="${NS}"/>`, {
+      'content-type': 'text/xml',
+      soapaction: `"${NS}Verify3DSecureMerchant"`,
+    });
     expect(r1.body).toContain('Missing required soap:Envelope element.');
-    const r2 = await post(`<soap:Envelope xmlns:soap="${S11}"/>`, { 'content-type': 'text/xml', soapaction: '"x"' });
+    const r2 = await post(`<soap:Envelope xmlns:soap="${S11}"/>`, {
+      'content-type': 'text/xml',
+      soapaction: '"x"',
+    });
     expect(r2.body).toContain('Missing required soap:Body element.');
-    const r3 = await post(`<e:Envelope xmlns:e="urn:soap-9"><e:Body/></e:Envelope>`, { 'content-type': 'text/xml', soapaction: '"x"' });
+    const r3 = await post(`<e:Envelope xmlns:e="urn:soap-9"><e:Body/></e:Envelope>`, {
+      'content-type': 'text/xml',
+      soapaction: '"x"',
+    });
     expect(r3.body).toContain('<faultcode>soap:VersionMismatch</faultcode>');
   });
 

@@ -19,6 +19,7 @@ import {
   routeRequest,
   soapActionOf,
 } from './soap-request.ts';
+import { operationSoapAction } from './wsdl.ts';
 import { decodeBytes, readXml, XmlReadError } from './xml/index.ts';
 
 export interface SoapBindingOptions {
@@ -27,7 +28,9 @@ export interface SoapBindingOptions {
 }
 
 export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
-  const byAction = new Map(operations.map((op) => [`${namespace}${op.name}`, op as Operation]));
+  const byAction = new Map(
+    operations.map((op) => [operationSoapAction(namespace, op.name), op as Operation]),
+  );
   const routeByAction = (action: string) => byAction.get(action);
   const routeByElement = (local: string) => findOperation(local);
 
@@ -57,7 +60,10 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
       checkMustUnderstand(message);
       const route = routeRequest(message, soapAction, ct.action, namespace, routeByAction, routeByElement);
       if (route.mismatched) {
-        request.log.warn({ operation: route.operation.name }, 'SOAPAction names an operation the Body does not carry');
+        request.log.warn(
+          { operation: route.operation.name },
+          'SOAPAction names an operation the Body does not carry',
+        );
       }
       const op = route.operation;
       const params = decodeSoapParams(route.wrapper, op, namespace);
@@ -68,14 +74,24 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
         log: request.log,
         authorization: request.headers.authorization,
       };
-      const handler = service[op.name as keyof typeof service] as (p: unknown, c: CallContext) => Promise<unknown>;
+      const handler = service[op.name as keyof typeof service] as (
+        p: unknown,
+        c: CallContext,
+      ) => Promise<unknown>;
       const result = await handler.call(service, params, context);
       const xml = encodeSoapResponse(op, result, namespace, version);
-      return reply.code(200).type(contentTypeOf(version)).header('cache-control', 'private, max-age=0').send(xml);
+      return reply
+        .code(200)
+        .type(contentTypeOf(version))
+        .header('cache-control', 'private, max-age=0')
+        .send(xml);
     } catch (err) {
       const { fault, status, retryAfter } = faultFromError(err, request.log);
       if (retryAfter) reply.header('retry-after', String(retryAfter));
-      return reply.code(status).type(contentTypeOf(version)).send(renderFault(fault, version, namespace));
+      return reply
+        .code(status)
+        .type(contentTypeOf(version))
+        .send(renderFault(fault, version, namespace));
     }
   };
 }

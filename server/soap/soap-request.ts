@@ -4,8 +4,9 @@
  * the operation comes from SOAPAction (1.1), the `action` parameter (1.2), or else the first element
  * of the Body.
  */
-import { childElements, type XmlElement } from './xml/index.ts';
+
 import { SOAP11_NS, SOAP12_NS, SoapFault, type SoapVersion } from './soap-fault.ts';
+import { childElements, type XmlElement } from './xml/index.ts';
 
 export interface ContentType {
   /** Lower-cased media type without parameters, e.g. `text/xml`. */
@@ -118,7 +119,10 @@ export function routeRequest<Op>(
   if (message.version === '1.1' && soapAction !== undefined) {
     const op = byAction(soapAction);
     if (op === undefined) {
-      throw new SoapFault('Client', `Server did not recognize the value of HTTP Header SOAPAction: ${soapAction}.`);
+      throw new SoapFault(
+        'Client',
+        `Server did not recognize the value of HTTP Header SOAPAction: ${soapAction}.`,
+      );
     }
     return withWrapper(op, first, fromBody);
   }
@@ -139,5 +143,7 @@ export function routeRequest<Op>(
 function withWrapper<Op>(op: Op, first: XmlElement | undefined, fromBody: Op | undefined): Route<Op> {
   // ASMX skips a Body element that does not match the action and runs the operation with default
   // arguments; Payframe's Required-element check then faults on what is missing.
-  return fromBody === op ? { operation: op, wrapper: first, mismatched: false } : { operation: op, wrapper: undefined, mismatched: first !== undefined };
+  return fromBody === op
+    ? { operation: op, wrapper: first, mismatched: false }
+    : { operation: op, wrapper: undefined, mismatched: first !== undefined };
 }

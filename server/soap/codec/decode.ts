@@ -4,12 +4,12 @@
  * unknown, misplaced and wrong-namespace elements are ignored; the first of duplicates wins; scalars
  * follow XmlConvert. Payframe's deviation: Required elements must be present (DESIGN.md §2).
  */
-import { findComplexType, fieldsOf } from '../../../shared/contract/index.ts';
+import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
 import type { Field, FieldType } from '../../../shared/contract/model.ts';
 import { isScalarType } from '../../../shared/contract/model.ts';
 import { parseScalar } from '../../../shared/contract/scalars.ts';
-import { attr, childElements, textOf, type XmlElement } from '../xml/index.ts';
 import { XSI_NS } from '../soap-fault.ts';
+import { attr, childElements, textOf, type XmlElement } from '../xml/index.ts';
 
 /** A value the contract cannot accept; `line`/`col` locate the element for the fault string. */
 export class DecodeError extends Error {
@@ -42,14 +42,17 @@ function decodeScalarElement(el: XmlElement, type: string, path: string): unknow
 
 function decodeItem(el: XmlElement, itemType: string, ns: string, path: string): unknown {
   if (isNil(el)) return null;
-  return isScalarType(itemType) ? decodeScalarElement(el, itemType, path) : decodeComplex(el, itemType, ns, path);
+  return isScalarType(itemType)
+    ? decodeScalarElement(el, itemType, path)
+    : decodeComplex(el, itemType, ns, path);
 }
 
 function decodeElement(el: XmlElement, field: Field, ns: string, path: string): unknown {
   const type: FieldType = field.type;
   if (isNil(el)) {
     // string and nillable elements may be nil; a nil value type would have no value to hold.
-    if (field.nillable || (type.kind === 'scalar' && type.type === 'string') || type.kind !== 'scalar') return null;
+    if (field.nillable || (type.kind === 'scalar' && type.type === 'string') || type.kind !== 'scalar')
+      return null;
     throw new DecodeError(`Element '${path}' may not be nil.`, path, el);
   }
   switch (type.kind) {
@@ -91,14 +94,24 @@ export function decodeFields(
   return out;
 }
 
-export function decodeComplex(el: XmlElement, typeName: string, ns: string, path: string): Record<string, unknown> {
+export function decodeComplex(
+  el: XmlElement,
+  typeName: string,
+  ns: string,
+  path: string,
+): Record<string, unknown> {
   const type = findComplexType(typeName);
   if (!type) throw new Error(`Contract has no type ${typeName}`);
   return decodeFields(el, fieldsOf(type), ns, path);
 }
 
 /** Decodes an `<OpResult>` element (or its absence) as the operation's result type. */
-export function decodeResult(el: XmlElement | undefined, result: FieldType, ns: string, path: string): unknown {
+export function decodeResult(
+  el: XmlElement | undefined,
+  result: FieldType,
+  ns: string,
+  path: string,
+): unknown {
   if (result.kind === 'list') {
     if (!el) return [];
     return childElements(el)

@@ -4,7 +4,7 @@
  * decimals with their scale, lists as repeated item elements. SOAP bodies are one unindented line;
  * HTTP GET/POST documents are indented two spaces (`indent` set).
  */
-import { findComplexType, fieldsOf } from '../../../shared/contract/index.ts';
+import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
 import type { Field, FieldType } from '../../../shared/contract/model.ts';
 import { isScalarType } from '../../../shared/contract/model.ts';
 import { formatScalar } from '../../../shared/contract/scalars.ts';
@@ -59,7 +59,14 @@ function writeItem(w: Writer, name: string, itemType: string, value: unknown, de
   }
 }
 
-function writeComplex(w: Writer, name: string, typeName: string, value: unknown, depth: number, path: string) {
+function writeComplex(
+  w: Writer,
+  name: string,
+  typeName: string,
+  value: unknown,
+  depth: number,
+  path: string,
+) {
   const type = findComplexType(typeName);
   if (!type) throw new EncodeError(`Contract has no type ${typeName}`);
   if (typeof value !== 'object' || value === null) throw new EncodeError(`${path}: expected a ${typeName}`);
@@ -75,7 +82,14 @@ function writeComplex(w: Writer, name: string, typeName: string, value: unknown,
   }
 }
 
-function writeList(w: Writer, name: string, type: Extract<FieldType, { kind: 'list' }>, value: unknown, depth: number, path: string) {
+function writeList(
+  w: Writer,
+  name: string,
+  type: Extract<FieldType, { kind: 'list' }>,
+  value: unknown,
+  depth: number,
+  path: string,
+) {
   if (!Array.isArray(value)) throw new EncodeError(`${path}: expected a list`);
   if (value.length === 0) {
     w.out.push(`${pad(w, depth)}<${name} />`);
@@ -113,7 +127,14 @@ export function writeFields(
   }
 }
 
-export function writeValue(w: Writer, name: string, type: FieldType, value: unknown, depth: number, path: string) {
+export function writeValue(
+  w: Writer,
+  name: string,
+  type: FieldType,
+  value: unknown,
+  depth: number,
+  path: string,
+) {
   switch (type.kind) {
     case 'scalar': {
       const text = scalarText(type.type, value, path);

@@ -3,14 +3,13 @@
  * client), SOAP responses, and HTTP GET/POST response documents (asmx-compatibility.md §1.5).
  */
 import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
-import { httpRootElement, type Operation } from '../../../shared/contract/model.ts';
-import { isScalarType } from '../../../shared/contract/model.ts';
+import { httpRootElement, isScalarType, type Operation } from '../../../shared/contract/model.ts';
 import { formatScalar } from '../../../shared/contract/scalars.ts';
-import { childElements, type XmlElement } from '../xml/index.ts';
 import { ENVELOPE_CLOSE, envelopeOpen, type SoapVersion, XSD_NS, XSI_NS } from '../soap-fault.ts';
+import { childElements, type XmlElement } from '../xml/index.ts';
+import { escapeAttr, escapeText } from '../xml-escape.ts';
 import { decodeFields, decodeResult } from './decode.ts';
 import { EncodeError, type Writer, writeFields, writeValue } from './encode.ts';
-import { escapeAttr, escapeText } from '../xml-escape.ts';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
@@ -47,14 +46,16 @@ export function encodeHttpResponse(op: Operation, result: unknown, ns: string): 
   const w: Writer = { out: [], indent: 2 };
   if (type.kind === 'complex') {
     const complex = findComplexType(type.type);
-    if (!complex || typeof result !== 'object' || result === null) throw new EncodeError(`${op.name}: bad result`);
+    if (!complex || typeof result !== 'object' || result === null)
+      throw new EncodeError(`${op.name}: bad result`);
     writeFields(w, result as Record<string, unknown>, fieldsOf(complex), 1, root);
   } else {
     if (!Array.isArray(result)) throw new EncodeError(`${op.name}: expected a list result`);
     result.forEach((item, i) => {
       const path = `${root}/${type.itemElement}[${i + 1}]`;
       if (item === null || item === undefined) w.out.push(`\n  <${type.itemElement} xsi:nil="true" />`);
-      else if (isScalarType(type.item)) writeValue(w, type.itemElement, { kind: 'scalar', type: type.item }, item, 1, path);
+      else if (isScalarType(type.item))
+        writeValue(w, type.itemElement, { kind: 'scalar', type: type.item }, item, 1, path);
       else writeValue(w, type.itemElement, { kind: 'complex', type: type.item }, item, 1, path);
     });
   }
@@ -64,7 +65,11 @@ export function encodeHttpResponse(op: Operation, result: unknown, ns: string): 
 }
 
 /** The parameters carried by the operation's Body element (undefined: none were sent). */
-export function decodeSoapParams(wrapper: XmlElement | undefined, op: Operation, ns: string): Record<string, unknown> {
+export function decodeSoapParams(
+  wrapper: XmlElement | undefined,
+  op: Operation,
+  ns: string,
+): Record<string, unknown> {
   return decodeFields(wrapper, op.params, ns, '');
 }
 

@@ -7,7 +7,13 @@ import { sampleComplex, sampleParams, sampleResult, type Variant } from '../test
 import { childElements, readXml } from '../xml/index.ts';
 import { decodeComplex } from './decode.ts';
 import { type Writer, writeValue } from './encode.ts';
-import { decodeSoapParams, decodeSoapResult, encodeHttpResponse, encodeSoapRequest, encodeSoapResponse } from './messages.ts';
+import {
+  decodeSoapParams,
+  decodeSoapResult,
+  encodeHttpResponse,
+  encodeSoapRequest,
+  encodeSoapResponse,
+} from './messages.ts';
 
 const NS = 'http://payframe.test/ns/';
 const variants: Variant[] = ['full', 'edge'];
@@ -54,7 +60,15 @@ describe('encoding details', () => {
   it('writes nil dateTimes, keeps decimal scale and longs above 2^53', () => {
     const xml = encodeSoapResponse(
       history,
-      [{ TransactionHistoryID: '9007199254740993', MerchantID: '1', TransactionID: '2', TransactionAmount: '10.50', TransactionDate: null }],
+      [
+        {
+          TransactionHistoryID: '9007199254740993',
+          MerchantID: '1',
+          TransactionID: '2',
+          TransactionAmount: '10.50',
+          TransactionDate: null,
+        },
+      ],
       NS,
       '1.1',
     );
@@ -73,7 +87,15 @@ describe('encoding details', () => {
     );
     const doc = encodeHttpResponse(
       history,
-      [{ TransactionHistoryID: '1', MerchantID: '2', TransactionID: '3', TransactionAmount: '1.00', TransactionDate: null }],
+      [
+        {
+          TransactionHistoryID: '1',
+          MerchantID: '2',
+          TransactionID: '3',
+          TransactionAmount: '1.00',
+          TransactionDate: null,
+        },
+      ],
       NS,
     );
     expect(doc).toBe(

@@ -26,8 +26,14 @@ export interface RecordingService {
 export function recordingService(variant: Variant = 'full'): RecordingService {
   const calls: RecordedCall[] = [];
   const answers = new Map<string, (params: Record<string, unknown>) => unknown>();
-  const recorder: RecordingService = { service: {} as TransactionService<CallContext>, calls, variant, respond: () => {} };
-  const service: Record<string, (params: Record<string, unknown>, context: CallContext) => Promise<unknown>> = {};
+  const recorder: RecordingService = {
+    service: {} as TransactionService<CallContext>,
+    calls,
+    variant,
+    respond: () => {},
+  };
+  const service: Record<string, (params: Record<string, unknown>, context: CallContext) => Promise<unknown>> =
+    {};
   for (const op of operations as readonly Operation[]) {
     service[op.name] = async (params, context) => {
       calls.push({ operation: op.name, params, context });
