@@ -11,7 +11,8 @@ import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWidgetAssets } from './http/widget-assets.ts';
 import type { CallContext } from './soap/call-context.ts';
-import { notImplementedService } from './soap/not-implemented.ts';
+import { type Gateway, openGateway } from './gateway/index.ts';
+import { threeDsRoutes } from './gateway/three-ds/three-ds-routes.ts';
 import { transactionServicePlugin } from './soap/plugin.ts';
 import type { TransactionService } from '../shared/contract/service.ts';
 
@@ -19,13 +20,14 @@ export interface AppOptions {
   config: Config;
   db: Database;
   logger: Logger;
-  /** The Transaction Service implementation behind /TransactionService.asmx. */
+  /** Replaces the gateway behind /TransactionService.asmx (binding and client tests). */
   transactionService?: TransactionService<CallContext>;
 }
 
 export interface PayframeApp {
   app: FastifyInstance;
   health: HealthState;
+  gateway: Gateway;
 }
 
 export async function buildApp({ config, db, logger, transactionService }: AppOptions): Promise<PayframeApp> {
@@ -46,11 +48,13 @@ export async function buildApp({ config, db, logger, transactionService }: AppOp
   registerSecurityHeaders(app);
   registerErrorHandling(app);
   registerHealthRoutes(app, db, health);
+  const gateway = openGateway(config, db);
+  await app.register(threeDsRoutes, { db, service: gateway.deps.threeDs });
   await app.register(transactionServicePlugin, {
-    service: transactionService ?? notImplementedService(),
+    service: transactionService ?? gateway.service,
     namespace: config.soapNamespace,
     httpBindings: config.soapHttpBindings,
   });
   await registerWidgetAssets(app);
-  return { app, health };
+  return { app, health, gateway };
 }

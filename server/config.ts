@@ -9,6 +9,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** 32 bytes written as 64 hex digits or as base64 (standard or URL-safe); the key itself is never echoed. */
+const KEY_32 = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
+
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(3000),
@@ -32,8 +35,25 @@ const ConfigSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
+  /** The checkout server's credential for the gateway (HTTP Basic `service:<key>`); unset: in-process only. */
+  GATEWAY_SERVICE_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** Minutes a checkout session stays payable. */
+  SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  /** The address shoppers and merchants reach this server at (checkout URLs, challenge URLs). */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Port of the demo store `npm start` runs beside Payframe (a second origin). */
+  DEMO_PORT: port.default(3001),
   /** Size of the `pg` pool when DATABASE_URL is set. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * The card vault's key (DESIGN.md §5). Unset: generated on first start into
+   * DATA_DIR/card-encryption.key (mode 0600). Several instances on one database need the same key.
+   */
+  CARD_ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .regex(KEY_32, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters')
+    .optional(),
 });
 
 export type Config = Readonly<{
@@ -47,6 +67,12 @@ export type Config = Readonly<{
   databasePoolSize: number;
   soapNamespace: string;
   soapHttpBindings: boolean;
+  gatewayServiceKey: string | undefined;
+  sessionTtlMinutes: number;
+  publicUrl: string;
+  demoPort: number;
+  /** The card vault's key as configured (hex or base64), or undefined to use the key file. */
+  cardEncryptionKey: string | undefined;
 }>;
 
 export class ConfigError extends Error {
@@ -80,6 +106,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: c.DATABASE_POOL_SIZE,
     soapNamespace: c.SOAP_NAMESPACE,
     soapHttpBindings: c.SOAP_HTTP_BINDINGS,
+    gatewayServiceKey: c.GATEWAY_SERVICE_KEY,
+    sessionTtlMinutes: c.SESSION_TTL_MINUTES,
+    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/+$/, ''),
+    demoPort: c.DEMO_PORT,
+    cardEncryptionKey: c.CARD_ENCRYPTION_KEY,
   });
 }
 

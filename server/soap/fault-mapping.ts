@@ -15,6 +15,12 @@ export const UNABLE_TO_PROCESS = 'Server was unable to process request.';
 
 export interface MappedFault {
   fault: SoapFault;
+  /**
+   * Set when the answer belongs to the transport, as IIS gives it in front of ASMX: 401 with a
+   * Basic challenge for a missing or wrong credential, 429 when failures are throttled. The body is
+   * empty and says nothing of which part was wrong.
+   */
+  transport?: { status: number; headers: Record<string, string> };
   /** 500 for faults, as ASMX; 503 with Retry-After when the database is briefly away. */
   status: number;
   retryAfter?: number;
@@ -29,6 +35,20 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
     return {
       fault: new SoapFault('Client', `${UNABLE_TO_READ}${where} ---> ${err.message}`, 'invalid_request'),
       status: 500,
+    };
+  }
+  if (err instanceof PayframeError && err.code === 'unauthorized') {
+    return {
+      fault: new SoapFault('Client', err.message, err.code),
+      status: 401,
+      transport: { status: 401, headers: { 'www-authenticate': 'Basic realm="Payframe Transaction Service", charset="UTF-8"' } },
+    };
+  }
+  if (err instanceof PayframeError && err.code === 'rate_limited') {
+    return {
+      fault: new SoapFault('Client', err.message, err.code),
+      status: 429,
+      transport: { status: 429, headers: { 'retry-after': '60' } },
     };
   }
   if (err instanceof PayframeError) {

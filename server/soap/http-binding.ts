@@ -94,7 +94,8 @@ export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
         .header('cache-control', 'private, max-age=0')
         .send(encodeHttpResponse(op, result, namespace));
     } catch (err) {
-      const { fault, status, retryAfter } = faultFromError(err, request.log);
+      const { fault, status, retryAfter, transport } = faultFromError(err, request.log);
+      if (transport) return reply.code(transport.status).headers(transport.headers).type('text/plain; charset=utf-8').send('');
       if (retryAfter) reply.header('retry-after', String(retryAfter));
       return plainError(reply, fault.message, status);
     }

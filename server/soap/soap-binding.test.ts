@@ -248,17 +248,18 @@ describe('request format', () => {
 describe('an operation that is not implemented', () => {
   it('answers a Server fault saying so, never made-up data', async () => {
     const db = await databaseTargets()[0]!.open();
-    const plain = await buildTestApp(db, {}, { closeDatabase: true });
+    const plain = await buildTestApp(db, {}, { closeDatabase: true }); // the real gateway
     try {
+      // Login is public (no credential needed) and has no implementation yet.
       const res = await plain.app.inject({
         method: 'POST',
         url: '/TransactionService.asmx',
-        payload: env11(verifyBody()),
+        payload: env11(`<Login xmlns="${NS}"><loginRequest><UserName>u</UserName><Password>p</Password><ProfileInfo>false</ProfileInfo></loginRequest></Login>`),
         headers: { 'content-type': 'text/xml' },
       });
       expect(res.statusCode).toBe(500);
       expect(res.body).toContain('<faultcode>soap:Server</faultcode>');
-      expect(res.body).toContain('Verify3DSecureMerchant is not implemented yet.');
+      expect(res.body).toContain('Login is not implemented yet.');
       expect(res.body).toContain('<ErrorCode xmlns="http://tempuri.org/">not_implemented</ErrorCode>');
     } finally {
       await plain.close();

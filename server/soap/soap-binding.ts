@@ -86,7 +86,10 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
         .header('cache-control', 'private, max-age=0')
         .send(xml);
     } catch (err) {
-      const { fault, status, retryAfter } = faultFromError(err, request.log);
+      const { fault, status, retryAfter, transport } = faultFromError(err, request.log);
+      if (transport) {
+        return reply.code(transport.status).headers(transport.headers).type('text/plain; charset=utf-8').send('');
+      }
       if (retryAfter) reply.header('retry-after', String(retryAfter));
       return reply
         .code(status)

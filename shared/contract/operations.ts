@@ -11,6 +11,7 @@
  * Payframe extension operations (DESIGN.md §7: CreateHostedPayment) go into `extensionOperations`
  * with `extension: true`; the spec-conformance test checks every other entry against the spec.
  */
+import { extensionOperationList } from './extensions.ts';
 import { field, listOf, type Operation, operation } from './model.ts';
 
 const required = { required: true } as const;
@@ -153,8 +154,8 @@ export const specOperations = [
   }),
 ] as const;
 
-/** Payframe's own operations, beyond the spec (each with `extension: true`). None yet. */
-export const extensionOperations = [] as const;
+/** Payframe's own operations, beyond the spec (each with `extension: true`). */
+export const extensionOperations = extensionOperationList;
 
 /** All operations: the spec's in table order, then Payframe's extensions. */
 export const operations = [...specOperations, ...extensionOperations] as const;

@@ -12,12 +12,13 @@
  * Where the spec gives no Required column (PaymentDetail), value types are 1 (ASMX writes every value
  * type with minOccurs="1") and strings 0.
  */
+import { extensionTypes } from './extensions.ts';
 import { type ComplexType, complexType, type Field, field, fields, flattenFields, listOf } from './model.ts';
 
 const required = { required: true } as const;
 const requiredNillable = { required: true, nillable: true } as const;
 
-export const complexTypes = [
+export const specTypes = [
   complexType('Request', [
     field('TestRequest', 'boolean', required),
     field('MerchantID', 'long', required),
@@ -297,6 +298,9 @@ export const complexTypes = [
     fields(['OneTimePasswordForPhone', 'OneTimePasswordForEmail'], 'string'),
   ),
 ] as const;
+
+/** Every complex type: the spec's, then Payframe's extension types. */
+export const complexTypes = [...specTypes, ...extensionTypes] as const;
 
 export type ComplexTypeEntry = (typeof complexTypes)[number];
 export type ComplexTypeName = ComplexTypeEntry['name'];

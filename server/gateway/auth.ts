@@ -1,0 +1,117 @@
+/**
+ * The gateway's credential check (DESIGN.md §6). A missing or wrong credential is answered at the
+ * transport, as IIS answers in front of ASMX: HTTP 401 with `WWW-Authenticate: Basic`, never saying
+ * which part was wrong. Repeated failures from one address are throttled, counted in the database
+ * so the limit holds across instances.
+ */
+import crypto from 'node:crypto';
+import type { Queryable } from '../db/database.ts';
+import { PayframeError } from '../errors.ts';
+import type { MerchantStore } from './merchants/merchant-store.ts';
+import { PUBLIC_OPERATIONS, type Principal, SERVICE_OPERATIONS } from './principal.ts';
+
+export const SERVICE_USERNAME = 'service';
+/** Failed checks allowed per address in a window before it is refused for the rest of the window. */
+export const MAX_FAILURES = 10;
+export const FAILURE_WINDOW_SECONDS = 15 * 60;
+
+export interface BasicCredential {
+  username: string;
+  password: string;
+}
+
+export function parseBasic(header: string | undefined): BasicCredential | null {
+  if (!header) return null;
+  const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!m?.[1]) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const ha = crypto.createHash('sha256').update(a).digest();
+  const hb = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(ha, hb);
+}
+
+export interface AuthDeps {
+  db: Queryable;
+  merchants: MerchantStore;
+  serviceKey: string | undefined;
+  now: () => Date;
+}
+
+async function throttled(db: Queryable, subject: string, now: Date): Promise<boolean> {
+  const { rows } = await db.query<{ failures: number; window_start: Date }>(
+    'select failures, window_start from auth_failures where subject = $1',
+    [subject],
+  );
+  const r = rows[0];
+  return !!r && r.failures >= MAX_FAILURES && now.getTime() - r.window_start.getTime() < FAILURE_WINDOW_SECONDS * 1000;
+}
+
+async function recordFailure(db: Queryable, subject: string, now: Date): Promise<void> {
+  await db.query(
+    `insert into auth_failures (subject, failures, window_start) values ($1, 1, $2)
+     on conflict (subject) do update set
+       failures = case when auth_failures.window_start < $2 - make_interval(secs => $3) then 1 else auth_failures.failures + 1 end,
+       window_start = case when auth_failures.window_start < $2 - make_interval(secs => $3) then $2 else auth_failures.window_start end`,
+    [subject, now, FAILURE_WINDOW_SECONDS],
+  );
+}
+
+/** Who is calling, from the Authorization header; throws 401/429 catalogue errors. */
+export async function authenticate(
+  deps: AuthDeps,
+  operation: string,
+  authorization: string | undefined,
+  remoteAddress: string,
+): Promise<Principal> {
+  const credential = parseBasic(authorization);
+  if (!credential) {
+    if (PUBLIC_OPERATIONS.has(operation)) return { kind: 'anonymous' };
+    throw new PayframeError('unauthorized');
+  }
+  const now = deps.now();
+  const subject = `ip:${remoteAddress}`;
+  if (await throttled(deps.db, subject, now)) {
+    throw new PayframeError('rate_limited', 'Too many failed sign-ins. Please wait and try again.');
+  }
+  let principal: Principal | null = null;
+  if (credential.username === SERVICE_USERNAME) {
+    if (deps.serviceKey && sameSecret(credential.password, deps.serviceKey)) principal = { kind: 'service' };
+  } else if (await deps.merchants.verifyKey(deps.db, credential.username, credential.password)) {
+    principal = { kind: 'merchant', merchantId: credential.username };
+  }
+  if (!principal) {
+    await recordFailure(deps.db, subject, now);
+    throw new PayframeError('unauthorized');
+  }
+  return principal;
+}
+
+/** May this principal call this operation at all? (What it may touch is checked by `actOn`.) */
+export function authorizeOperation(principal: Principal, operation: string): void {
+  if (PUBLIC_OPERATIONS.has(operation)) return;
+  if (principal.kind === 'anonymous') throw new PayframeError('unauthorized');
+  if (principal.kind === 'service' && !SERVICE_OPERATIONS.has(operation)) {
+    throw new PayframeError('forbidden', 'This credential may not call this operation.');
+  }
+}
+
+/**
+ * The merchant id an operation acts on, checked against the caller: a merchant acts on its own id
+ * only, and a mismatch reveals nothing about the other merchant (DESIGN.md §6).
+ */
+export function actOn(principal: Principal, merchantId: string | null | undefined): string {
+  if (principal.kind === 'merchant') {
+    if (merchantId && merchantId !== principal.merchantId) {
+      throw new PayframeError('forbidden', 'This credential may not act on that merchant.');
+    }
+    return principal.merchantId;
+  }
+  if (!merchantId) throw new PayframeError('invalid_request', 'A merchant id is required.');
+  return merchantId;
+}

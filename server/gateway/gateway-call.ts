@@ -1,0 +1,30 @@
+/** What every gateway operation handler receives besides its parameters. */
+import type { Database } from '../db/database.ts';
+import type { CallContext } from '../soap/call-context.ts';
+import type { MerchantStore } from './merchants/merchant-store.ts';
+import type { Principal } from './principal.ts';
+import type { Processor } from './processor/processor.ts';
+import type { CheckoutSessionStore } from './sessions/checkout-session-store.ts';
+import type { ThreeDsService } from './three-ds/three-ds-service.ts';
+import type { CardVault } from './vault/card-vault.ts';
+
+export interface GatewayDeps {
+  db: Database;
+  merchants: MerchantStore;
+  sessions: CheckoutSessionStore;
+  vault: CardVault;
+  processor: Processor;
+  threeDs: ThreeDsService;
+  /** The credential of the checkout server (DESIGN.md §6); unset: only in-process service calls. */
+  serviceKey: string | undefined;
+  /** Where shoppers reach this server: checkout and challenge URLs are built on it. */
+  publicUrl: string;
+  now: () => Date;
+}
+
+export interface GatewayCall {
+  principal: Principal;
+  context: CallContext;
+}
+
+export type Handler<P, R> = (params: P, call: GatewayCall, deps: GatewayDeps) => Promise<R>;

@@ -1,0 +1,67 @@
+/**
+ * The gateway: Payframe's implementation of the Transaction Service. Every call is authenticated
+ * (DESIGN.md §6) and authorised for its operation before its handler runs; handlers then check
+ * which merchant they may touch. Operations without a handler yet answer "not implemented".
+ */
+import { operations } from '../../shared/contract/index.ts';
+import type { OperationName } from '../../shared/contract/operations.ts';
+import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
+import { PayframeError } from '../errors.ts';
+import type { CallContext } from '../soap/call-context.ts';
+import { authenticate, authorizeOperation } from './auth.ts';
+import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
+import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
+import { createHostedPayment, getHostedPaymentDetails } from './operations/hosted-payment-operations.ts';
+import { processTransaction } from './operations/process-transaction.ts';
+import { getRecurringCustomerDetail, getTransactionHistories } from './operations/reporting-operations.ts';
+import { settleTransaction } from './operations/settlement-operations.ts';
+import { getMerchantDetails, getMerchantInfo, verify3DSecureMerchant } from './operations/merchant-operations.ts';
+import type { Principal } from './principal.ts';
+
+type Handlers = {
+  [N in OperationName]?: (
+    params: OperationParams<N>,
+    call: GatewayCall,
+    deps: GatewayDeps,
+  ) => Promise<OperationResult<N>>;
+};
+
+export const GATEWAY_HANDLERS: Handlers = {
+  ProcessTransaction: processTransaction,
+  SettleTransaction: settleTransaction,
+  GetTransactionHistories: getTransactionHistories,
+  GetRecurringCustomerDetail: getRecurringCustomerDetail,
+  GetCardInfo: getCardInfo,
+  GetCardDetailsFromEncryptedData: getCardDetailsFromEncryptedData,
+  GetMerchantInfo: getMerchantInfo,
+  GetMerchantDetails: getMerchantDetails,
+  Verify3DSecureMerchant: verify3DSecureMerchant,
+  CreateHostedPayment: createHostedPayment,
+  GetHostedPaymentDetails: getHostedPaymentDetails,
+};
+
+async function principalOf(deps: GatewayDeps, op: string, context: CallContext): Promise<Principal> {
+  if (context.binding === 'inProcess' && context.principal) return context.principal;
+  return authenticate(
+    { db: deps.db, merchants: deps.merchants, serviceKey: deps.serviceKey, now: deps.now },
+    op,
+    context.authorization,
+    context.remoteAddress,
+  );
+}
+
+export function createGateway(deps: GatewayDeps, handlers: Handlers = GATEWAY_HANDLERS): TransactionService<CallContext> {
+  const service: Record<string, (params: unknown, context: CallContext) => Promise<unknown>> = {};
+  for (const op of operations) {
+    const handler = handlers[op.name] as
+      | ((params: unknown, call: GatewayCall, deps: GatewayDeps) => Promise<unknown>)
+      | undefined;
+    service[op.name] = async (params, context) => {
+      const principal = await principalOf(deps, op.name, context);
+      authorizeOperation(principal, op.name);
+      if (!handler) throw new PayframeError('not_implemented', `${op.name} is not implemented yet.`);
+      return handler(params, { principal, context }, deps);
+    };
+  }
+  return service as unknown as TransactionService<CallContext>;
+}

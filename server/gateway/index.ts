@@ -1,0 +1,58 @@
+/**
+ * Opens the gateway on a database: keys, vault, processor simulator, 3-D Secure sandbox, stores,
+ * and the Transaction Service implementation over them.
+ */
+import crypto from 'node:crypto';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { CallContext } from '../soap/call-context.ts';
+import type { TransactionService } from '../../shared/contract/service.ts';
+import { createGateway } from './gateway.ts';
+import type { GatewayDeps } from './gateway-call.ts';
+import { MerchantStore } from './merchants/merchant-store.ts';
+import { runDueSchedules } from './payments/recurring-runner.ts';
+import { DatabaseLedger } from './processor/ledger.ts';
+import { SimulatorProcessor } from './processor/simulator.ts';
+import { CheckoutSessionStore } from './sessions/checkout-session-store.ts';
+import { ThreeDsService } from './three-ds/three-ds-service.ts';
+import { CardVault } from './vault/card-vault.ts';
+import { VaultKeys } from './vault/keys.ts';
+
+export interface Gateway {
+  service: TransactionService<CallContext>;
+  deps: GatewayDeps;
+  keys: VaultKeys;
+}
+
+export function openGateway(config: Config, db: Database, now: () => Date = () => new Date()): Gateway {
+  const keys = VaultKeys.fromConfig(config);
+  const deps: GatewayDeps = {
+    db,
+    merchants: new MerchantStore(keys),
+    sessions: new CheckoutSessionStore(config.sessionTtlMinutes, now),
+    vault: new CardVault(keys),
+    processor: new SimulatorProcessor({ ledger: new DatabaseLedger(db), now }),
+    // The sandbox ACS signs CAVVs under a key derived from the vault key (it derives its own sub-key).
+    threeDs: new ThreeDsService({ secret: crypto.createHash('sha256').update(keys.fingerprintPan('payframe/3ds')).digest(), now }),
+    serviceKey: config.gatewayServiceKey,
+    publicUrl: config.publicUrl,
+    now,
+  };
+  return { service: createGateway(deps), deps, keys };
+}
+
+/** Runs the recurring runner every `intervalMs`; returns a function that stops it. */
+export function startRecurringRunner(deps: GatewayDeps, intervalMs: number, onError: (err: unknown) => void): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    runDueSchedules(deps)
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

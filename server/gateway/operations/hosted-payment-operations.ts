@@ -1,0 +1,104 @@
+/**
+ * Checkout sessions on the Transaction Service: the extension CreateHostedPayment, and the spec's
+ * GetHostedPaymentDetails, which answers Success=false with a Message for a token that is unknown,
+ * expired or already paid.
+ */
+import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
+import { PayframeError } from '../../errors.ts';
+import { actOn } from '../auth.ts';
+import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
+import type { CheckoutSession } from '../sessions/checkout-session-store.ts';
+import { fromCents } from '../../../shared/money.ts';
+
+export function checkoutUrl(deps: GatewayDeps, token: string): string {
+  return `${deps.publicUrl}/pay/${token}`;
+}
+
+export async function createHostedPayment(
+  params: OperationParams<'CreateHostedPayment'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<OperationResult<'CreateHostedPayment'>> {
+  const r = params.request;
+  if (!r) throw new PayframeError('invalid_request', 'The request element is required.');
+  const merchantId = actOn(call.principal, r.MerchantID);
+  if (call.principal.kind !== 'merchant') throw new PayframeError('forbidden', 'Only a merchant may create checkout sessions.');
+  // DESIGN.md §6: a TransactionKey inside a message must match too.
+  if (r.TransactionKey && !(await deps.merchants.verifyKey(deps.db, merchantId, r.TransactionKey))) {
+    throw new PayframeError('forbidden', 'The TransactionKey in the message does not match the credential.');
+  }
+  const merchant = await deps.merchants.get(deps.db, merchantId);
+  if (!merchant) throw new PayframeError('not_found', 'No merchant matches this request.');
+  try {
+    const session = await deps.sessions.create(deps.db, merchant, {
+      amount: r.Amount,
+      currency: r.Currency,
+      orderNumber: r.OrderNumber,
+      email: r.Email,
+      firstName: r.FirstName,
+      lastName: r.LastName,
+      address1: r.Address1,
+      address2: r.Address2,
+      country: r.Country,
+      stateProvince: r.StateProvince,
+      city: r.City,
+      zipCode: r.ZipCode,
+      phoneNumber: r.PhoneNumber,
+      returnUrl: r.ReturnUrl,
+      webhookUrl: r.WebhookUrl,
+      locale: r.Locale,
+    });
+    return {
+      Success: true,
+      Message: 'Checkout session created.',
+      Token: session.token,
+      Url: checkoutUrl(deps, session.token),
+      ExpiresAt: session.expiresAt.toISOString(),
+    };
+  } catch (err) {
+    if (err instanceof PayframeError && err.code === 'validation_failed') {
+      return { Success: false, Message: err.message, ExpiresAt: null };
+    }
+    throw err;
+  }
+}
+
+const UNAVAILABLE: Record<Exclude<CheckoutSession['status'], 'open'>, string> = {
+  paid: 'This checkout session has already been paid.',
+  expired: 'This checkout session has expired.',
+  canceled: 'This checkout session was canceled.',
+};
+
+export async function getHostedPaymentDetails(
+  params: OperationParams<'GetHostedPaymentDetails'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<OperationResult<'GetHostedPaymentDetails'>> {
+  const token = params.token?.trim() ?? '';
+  const session = token ? await deps.sessions.getByToken(deps.db, token) : null;
+  const visible = session && (call.principal.kind !== 'merchant' || call.principal.merchantId === session.merchantId);
+  if (!session || !visible) return { Success: false, Message: 'This checkout session does not exist.', Amount: '0.00' };
+  const merchant = await deps.merchants.get(deps.db, session.merchantId);
+  const base = {
+    Amount: fromCents(session.amountCents),
+    MerchantName: merchant?.businessName ?? merchant?.name,
+    OrderNumber: session.orderNumber ?? undefined,
+  };
+  if (session.status !== 'open') return { Success: false, Message: UNAVAILABLE[session.status], ...base };
+  return {
+    Success: true,
+    Message: 'Open',
+    ...base,
+    Email: session.email ?? undefined,
+    FirstName: session.firstName ?? undefined,
+    LastName: session.lastName ?? undefined,
+    Address1: session.address1 ?? undefined,
+    Address2: session.address2 ?? undefined,
+    Country: session.country ?? undefined,
+    StateProvince: session.stateProvince ?? undefined,
+    City: session.city ?? undefined,
+    ZipCode: session.zipCode ?? undefined,
+    PhoneNumber: session.phoneNumber ?? undefined,
+    ReturnUrl: session.returnUrl ?? undefined,
+  };
+}

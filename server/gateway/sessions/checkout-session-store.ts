@@ -1,0 +1,179 @@
+/**
+ * Checkout sessions (DESIGN.md §7): created server to server, they hold the amount, order number,
+ * shopper details and ReturnUrl; nothing a browser sends can change them. A session expires, and is
+ * paid successfully at most once (a unique index on transactions enforces it).
+ */
+import crypto from 'node:crypto';
+import { AmountError, fromCents, toCents, toPositiveCents } from '../../../shared/money.ts';
+import { checkReturnUrl, URL_PROBLEM_MESSAGES } from '../../../shared/return-url.ts';
+import type { Queryable } from '../../db/database.ts';
+import { PayframeError } from '../../errors.ts';
+import type { Merchant } from '../merchants/merchant-store.ts';
+
+export type SessionStatus = 'open' | 'paid' | 'expired' | 'canceled';
+
+export interface CheckoutSession {
+  id: string;
+  token: string;
+  merchantId: string;
+  amountCents: bigint;
+  currency: string;
+  orderNumber: string | null;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  address1: string | null;
+  address2: string | null;
+  country: string | null;
+  stateProvince: string | null;
+  city: string | null;
+  zipCode: string | null;
+  phoneNumber: string | null;
+  returnUrl: string | null;
+  webhookUrl: string | null;
+  locale: string | null;
+  status: SessionStatus;
+  transactionId: string | null;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface NewSession {
+  amount: string;
+  currency?: string | null;
+  orderNumber?: string | null;
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  country?: string | null;
+  stateProvince?: string | null;
+  city?: string | null;
+  zipCode?: string | null;
+  phoneNumber?: string | null;
+  returnUrl?: string | null;
+  webhookUrl?: string | null;
+  locale?: string | null;
+}
+
+const TOKEN = /^cs_[A-Za-z0-9_-]{43}$/;
+const TEXT_FIELDS = [
+  ['orderNumber', 'order_number', 64],
+  ['email', 'email', 254],
+  ['firstName', 'first_name', 100],
+  ['lastName', 'last_name', 100],
+  ['address1', 'address1', 200],
+  ['address2', 'address2', 200],
+  ['country', 'country', 100],
+  ['stateProvince', 'state_province', 100],
+  ['city', 'city', 100],
+  ['zipCode', 'zip_code', 20],
+  ['phoneNumber', 'phone_number', 32],
+] as const;
+
+function problem(field: string, message: string): PayframeError {
+  return new PayframeError('validation_failed', `${field} ${message}`, [{ field, code: 'invalid', message: `${field} ${message}` }]);
+}
+
+/** Strips control and bidi-override characters from merchant-supplied text (XSS-1). */
+function cleanText(value: string | null | undefined, field: string, max: number): string | null {
+  if (value === null || value === undefined) return null;
+  const cleaned = value.replace(/[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/g, '').trim();
+  if (cleaned.length > max) throw problem(field, `must be at most ${max} characters.`);
+  return cleaned === '' ? null : cleaned;
+}
+
+function fromRow(r: Record<string, unknown>, now: Date): CheckoutSession {
+  const expiresAt = r.expires_at as Date;
+  const stored = r.status as SessionStatus;
+  return {
+    id: String(r.id),
+    token: r.token as string,
+    merchantId: String(r.merchant_id),
+    amountCents: toCents(r.amount as string),
+    currency: r.currency as string,
+    orderNumber: r.order_number as string | null,
+    email: r.email as string | null,
+    firstName: r.first_name as string | null,
+    lastName: r.last_name as string | null,
+    address1: r.address1 as string | null,
+    address2: r.address2 as string | null,
+    country: r.country as string | null,
+    stateProvince: r.state_province as string | null,
+    city: r.city as string | null,
+    zipCode: r.zip_code as string | null,
+    phoneNumber: r.phone_number as string | null,
+    returnUrl: r.return_url as string | null,
+    webhookUrl: r.webhook_url as string | null,
+    locale: r.locale as string | null,
+    // An open session past its time is expired, whether or not a sweeper has recorded it yet.
+    status: stored === 'open' && expiresAt.getTime() <= now.getTime() ? 'expired' : stored,
+    transactionId: r.transaction_id === null ? null : String(r.transaction_id),
+    expiresAt,
+    createdAt: r.created_at as Date,
+  };
+}
+
+export function isSessionToken(value: string): boolean {
+  return TOKEN.test(value);
+}
+
+export class CheckoutSessionStore {
+  constructor(
+    private readonly ttlMinutes: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(q: Queryable, merchant: Merchant, input: NewSession): Promise<CheckoutSession> {
+    let cents: bigint;
+    try {
+      cents = toPositiveCents(input.amount);
+    } catch (err) {
+      if (err instanceof AmountError) throw problem('amount', err.message.replace(/^Amount /, ''));
+      throw err;
+    }
+    const currency = (input.currency ?? 'USD').trim().toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) throw problem('currency', 'must be a three-letter ISO 4217 code.');
+    let returnUrl: string | null = null;
+    if (input.returnUrl) {
+      const checked = checkReturnUrl(input.returnUrl, merchant.origins);
+      if ('problem' in checked) throw problem('returnUrl', URL_PROBLEM_MESSAGES[checked.problem]);
+      returnUrl = checked.url;
+    }
+    let webhookUrl: string | null = null;
+    if (input.webhookUrl) {
+      const checked = checkReturnUrl(input.webhookUrl, [new URL(input.webhookUrl, 'https://x.invalid').origin]);
+      if ('problem' in checked) throw problem('webhookUrl', URL_PROBLEM_MESSAGES[checked.problem]);
+      webhookUrl = checked.url;
+    }
+    const locale = input.locale ? input.locale.trim() : null;
+    if (locale && !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(locale)) throw problem('locale', 'is not a language tag.');
+    const text = TEXT_FIELDS.map(([field, , max]) => cleanText(input[field], field, max));
+    const token = `cs_${crypto.randomBytes(32).toString('base64url')}`;
+    const expiresAt = new Date(this.now().getTime() + this.ttlMinutes * 60_000);
+    const { rows } = await q.query(
+      `insert into checkout_sessions (token, merchant_id, amount, currency, ${TEXT_FIELDS.map(([, col]) => col).join(', ')},
+         return_url, webhook_url, locale, expires_at)
+       values ($1, $2, $3, $4, ${TEXT_FIELDS.map((_, i) => `$${i + 5}`).join(', ')}, $16, $17, $18, $19) returning *`,
+      [token, merchant.id, fromCents(cents), currency, ...text, returnUrl, webhookUrl, locale, expiresAt],
+    );
+    return fromRow(rows[0]!, this.now());
+  }
+
+  async getByToken(q: Queryable, token: string, options: { forUpdate?: boolean } = {}): Promise<CheckoutSession | null> {
+    if (!isSessionToken(token)) return null;
+    const { rows } = await q.query(
+      `select * from checkout_sessions where token = $1${options.forUpdate ? ' for update' : ''}`,
+      [token],
+    );
+    return rows[0] ? fromRow(rows[0], this.now()) : null;
+  }
+
+  async markPaid(q: Queryable, sessionId: string, transactionId: string): Promise<void> {
+    await q.query("update checkout_sessions set status = 'paid', transaction_id = $2 where id = $1", [
+      sessionId,
+      transactionId,
+    ]);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The sandbox ACS over HTTP (DESIGN.md §13):
+ *   GET  /3ds/challenge/:id              the challenge page (or its result, once decided)
+ *   POST /3ds/challenge/:id              the shopper's answer (form field `outcome`), then the result page
+ *   GET  /3ds/challenge/:id/result.json  `{status, cavv, eci, xid, dsTransactionId}` for polling
+ *
+ * Pages carry no script; their one `<style>` has a per-response nonce (security-requirements.md
+ * EMB-1). They are framed by Payframe's own checkout iframe, so `frame-ancestors 'self'` by default.
+ * The POST refuses another origin (CSRF); completing is idempotent, so a double click is harmless.
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Queryable } from '../../db/database.ts';
+import { sendError } from '../../http/error-handler.ts';
+import {
+  type ErrorPageStatus,
+  renderChallengePage,
+  renderErrorPage,
+  renderResultPage,
+} from './three-ds-page.ts';
+import type { ChallengeOutcome, ThreeDsService } from './three-ds-service.ts';
+
+export interface ThreeDsRoutesOptions {
+  db: Queryable;
+  service: ThreeDsService;
+  /**
+   * Who may frame the pages (CSP `frame-ancestors` sources). Default `'self'`: the checkout iframe
+   * on the gateway's origin, as in the one-process wiring; a split deployment names the checkout's.
+   */
+  frameAncestors?: readonly string[];
+}
+
+type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const OUTCOMES: ReadonlySet<string> = new Set<ChallengeOutcome>(['authenticate', 'fail']);
+
+function pageCsp(nonce: string, frameAncestors: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors.join(' ')}`,
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** The request's Origin is the server's own (WHATWG origins, so default ports compare equal). */
+export function isSameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true; // not a browser's cross-site form post: browsers send Origin on POST
+  try {
+    return new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    return false; // "null" (sandboxed or privacy-sensitive contexts) and garbage
+  }
+}
+
+export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOptions): Promise<void> {
+  const { db, service } = opts;
+  const frameAncestors = opts.frameAncestors?.length ? opts.frameAncestors : ["'self'"];
+
+  // This scope reads only small HTML form posts; anything else is 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  function page(reply: FastifyReply, status: number, render: (nonce: string) => string): FastifyReply {
+    const nonce = crypto.randomBytes(16).toString('base64');
+    return reply
+      .code(status)
+      .header('content-security-policy', pageCsp(nonce, frameAncestors))
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(render(nonce));
+  }
+  const errorPage = (reply: FastifyReply, status: ErrorPageStatus) =>
+    page(reply, status, (nonce) => renderErrorPage(nonce, status));
+
+  app.get('/3ds/challenge/:id', async (request: IdRequest, reply) => {
+    const challenge = await service.challengeStatus(db, request.params.id);
+    if (!challenge) return errorPage(reply, 404);
+    switch (challenge.status) {
+      case 'pending':
+        return page(reply, 200, (nonce) => renderChallengePage(nonce, challenge));
+      case 'expired':
+        return errorPage(reply, 410);
+      default:
+        // Already answered (a reload, or the back button): show that answer again.
+        return page(reply, 200, (nonce) => renderResultPage(nonce, challenge));
+    }
+  });
+
+  app.post('/3ds/challenge/:id', async (request: IdRequest, reply) => {
+    if (!isSameOrigin(request)) return errorPage(reply, 403);
+    const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
+    if (typeof outcome !== 'string' || !OUTCOMES.has(outcome)) return errorPage(reply, 400);
+    const done = await service.completeChallenge(db, request.params.id, outcome as ChallengeOutcome);
+    if (!done.ok) return errorPage(reply, done.reason === 'unknown' ? 404 : 410);
+    request.log.info(
+      { challenge: done.challenge.id, status: done.challenge.status },
+      '3ds challenge answered',
+    );
+    return page(reply, 200, (nonce) => renderResultPage(nonce, done.challenge));
+  });
+
+  app.get('/3ds/challenge/:id/result.json', async (request: IdRequest, reply) => {
+    const challenge = await service.challengeStatus(db, request.params.id);
+    reply.header('cache-control', 'no-store');
+    if (!challenge) return sendError(reply, 'not_found', 'There is no such 3-D Secure challenge.');
+    const r = challenge.result;
+    return reply.type('application/json; charset=utf-8').send({
+      status: challenge.status,
+      cavv: r?.cavv ?? null,
+      eci: r?.eci ?? null,
+      xid: r?.xid ?? null,
+      dsTransactionId: r?.dsTransactionId ?? null,
+    });
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * The card vault (DESIGN.md §5): stores a card in `cards` with its PAN encrypted (AES-256-GCM under
+ * the PAN sub-key, keys.ts), a keyed fingerprint to find it again, and only the BIN and last four in
+ * the clear (security-requirements.md PCI-341-1, PCI-351-1, PCI-3511-1). A CVV is never an input.
+ *
+ * The same PAN and expiry stored twice give one card: its id is keyed on both (VaultKeys.cardId), so
+ * the row is claimed with `insert … on conflict do nothing`, even by two instances at once.
+ */
+import { luhnValid } from '../../../shared/card/luhn.ts';
+import type { Queryable } from '../../db/database.ts';
+import { PayframeError } from '../../errors.ts';
+import { type CardBrand, cardBrand, maskPan, normalizePan, panParts } from './card-checks.ts';
+import type { VaultKeys } from './keys.ts';
+
+export interface StoredCard {
+  /** Opaque: 'card_' + 24 hex digits. */
+  id: string;
+  brand: CardBrand;
+  /** The first six digits (four on a 12-digit number). */
+  bin: string;
+  last4: string;
+  /** At most first six + last four, e.g. '424242******4242' (MaskedCardNumber). */
+  masked: string;
+  expMonth: number;
+  expYear: number;
+  nameOnCard: string | null;
+  fingerprint: string;
+}
+
+export interface CardInput {
+  number: string;
+  expMonth: number;
+  /** Four digits; two are read as 20YY. */
+  expYear: number;
+  nameOnCard?: string | null;
+}
+
+interface CardRow {
+  id: string;
+  pan_enc: string;
+  key_id: string;
+  fingerprint: string;
+  brand: string;
+  bin: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  name_on_card: string | null;
+}
+
+const COLUMNS = 'id, pan_enc, key_id, fingerprint, brand, bin, last4, exp_month, exp_year, name_on_card';
+
+function invalid(field: 'number' | 'expiry', message: string): PayframeError {
+  return new PayframeError('validation_failed', message, [
+    { field, code: field === 'number' ? 'invalid_number' : 'invalid_expiry', message },
+  ]);
+}
+
+export class CardVault {
+  constructor(private readonly keys: VaultKeys) {}
+
+  /** HMAC-SHA256 of the PAN (digits only) under the fingerprint sub-key, hex. */
+  fingerprint(pan: string): string {
+    return this.keys.fingerprintPan(normalizePan(pan) ?? pan);
+  }
+
+  /** Stores a card, or returns the one already stored for this PAN and expiry. */
+  async store(q: Queryable, input: CardInput): Promise<StoredCard> {
+    const pan = normalizePan(input.number);
+    if (!pan || !luhnValid(pan)) throw invalid('number', 'The card number is not valid.');
+    const expMonth = input.expMonth;
+    const expYear = input.expYear < 100 ? 2000 + input.expYear : input.expYear;
+    if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12) {
+      throw invalid('expiry', 'The expiration month must be from 1 to 12.');
+    }
+    if (!Number.isInteger(expYear) || expYear < 2000 || expYear > 2099) {
+      throw invalid('expiry', 'The expiration year is not valid.');
+    }
+    const name = input.nameOnCard?.trim() || null;
+
+    const fingerprint = this.keys.fingerprintPan(pan);
+    const id = this.keys.cardId(fingerprint, expMonth, expYear);
+    const { bin, last4 } = panParts(pan);
+    await q.query(
+      `insert into cards (id, pan_enc, key_id, fingerprint, brand, bin, last4, exp_month, exp_year, name_on_card)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       on conflict (id) do nothing`,
+      [
+        id,
+        this.keys.encryptPan(pan, id),
+        this.keys.keyId,
+        fingerprint,
+        cardBrand(pan),
+        bin,
+        last4,
+        expMonth,
+        expYear,
+        name,
+      ],
+    );
+    const card = await this.get(q, id);
+    if (!card) throw new Error(`Card ${id} vanished right after it was stored.`);
+    return card;
+  }
+
+  /** The card's details (never its PAN), or null. Decrypts the PAN to learn its length for `masked`. */
+  async get(q: Queryable, id: string): Promise<StoredCard | null> {
+    const row = await this.#row(q, id);
+    if (!row) return null;
+    const panLength = this.keys.decryptPan(row.pan_enc, row.id).length;
+    return {
+      id: row.id,
+      brand: row.brand as CardBrand,
+      bin: row.bin,
+      last4: row.last4,
+      masked: maskPan(row.bin, row.last4, panLength),
+      expMonth: Number(row.exp_month),
+      expYear: Number(row.exp_year),
+      nameOnCard: row.name_on_card,
+      fingerprint: row.fingerprint,
+    };
+  }
+
+  /** The PAN, for the processor call only: never log it, store it elsewhere or return it to a caller. */
+  async reveal(q: Queryable, id: string): Promise<string> {
+    const row = await this.#row(q, id);
+    if (!row) throw new PayframeError('not_found', 'The stored card was not found.');
+    return this.keys.decryptPan(row.pan_enc, row.id);
+  }
+
+  async #row(q: Queryable, id: string): Promise<CardRow | null> {
+    const { rows } = await q.query<CardRow>(`select ${COLUMNS} from cards where id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+}
