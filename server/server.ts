@@ -7,18 +7,27 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { describeDatabase, openDatabase } from './db/index.ts';
+import { type DemoMerchant, ensureDemoMerchant } from './gateway/demo-merchant.ts';
+import { startRecurringRunner } from './gateway/index.ts';
 import { createLogger } from './logger.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /** Set on the first start with an empty database. */
+  demo: DemoMerchant | null;
   close(): Promise<void>;
 }
 
 export async function startServer(config: Config, logger: Logger = createLogger({ level: config.logLevel })) {
   const db = await openDatabase(config);
   logger.info({ database: describeDatabase(config) }, 'database ready');
-  const { app, health } = await buildApp({ config, db, logger });
+  const { app, health, gateway } = await buildApp({ config, db, logger });
+  const demo = await ensureDemoMerchant(config, db, gateway.deps.merchants);
+  if (demo) {
+    logger.info({ merchantId: demo.merchantId }, 'demo merchant created (key in DATA_DIR/demo-merchant.json)');
+  }
+  const stopRecurring = startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -34,12 +43,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const close = () => {
     closing ??= (async () => {
       health.shuttingDown = true;
+      stopRecurring();
       await app.close();
       await db.close();
     })();
     return closing;
   };
-  return { app, url, close } satisfies RunningServer;
+  return { app, url, close, demo } satisfies RunningServer;
 }
 
 /** Closes the server on the first SIGTERM/SIGINT; a second signal exits at once. */

@@ -3,6 +3,8 @@
  *
  *   payframe serve            start the server (what `npm start` runs)
  *   payframe migrate          apply database migrations and exit
+ *   payframe merchant create  create a merchant (id + TransactionKey)
+ *   payframe session create   create a checkout session (token + URL)
  *   payframe help             this text
  */
 import { parseArgs } from 'node:util';
@@ -11,6 +13,7 @@ import { describeDatabase, openDatabase } from '../db/index.ts';
 import { DataDirLockedError } from '../db/pglite.ts';
 import { createLogger } from '../logger.ts';
 import { closeOnSignals, startServer } from '../server.ts';
+import { merchantCommand, sessionCommand } from './gateway-commands.ts';
 import { CliError, createOutput, type Output } from './output.ts';
 
 const HELP = `Usage: payframe <command> [options]
@@ -18,6 +21,10 @@ const HELP = `Usage: payframe <command> [options]
 Commands:
   serve       Start Payframe (configuration from the environment; see .env.example)
   migrate     Apply pending database migrations and exit
+  merchant create --name <name> [--origin <url>]... [--3ds]
+              Create a merchant; prints its id and TransactionKey (shown once)
+  session create --merchant <id> --amount <10.50> [--return-url <url>] [--order <no>]
+              Create a checkout session; prints its token and URL
   help        Show this help
 
 Options:
@@ -28,16 +35,24 @@ Options:
 type Command = (args: string[], out: Output) => Promise<'running' | undefined>;
 
 const commands: Record<string, Command> = {
+  merchant: merchantCommand,
+  session: sessionCommand,
   async serve(args, out) {
     parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel });
     const server = await startServer(config, logger);
     closeOnSignals(server, logger);
-    out.result({ url: server.url, database: describeDatabase(config) }, [
-      `Payframe is listening on ${server.url}`,
-      `Database: ${describeDatabase(config)}`,
-    ]);
+    const demoLines = server.demo
+      ? [
+          `Demo merchant created: id ${server.demo.merchantId}, TransactionKey ${server.demo.transactionKey}`,
+          `  (also in ${config.dataDir}/demo-merchant.json)`,
+        ]
+      : [];
+    out.result(
+      { url: server.url, database: describeDatabase(config), demoMerchant: server.demo },
+      [`Payframe is listening on ${server.url}`, `Database: ${describeDatabase(config)}`, ...demoLines],
+    );
     return 'running';
   },
 

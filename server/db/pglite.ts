@@ -54,7 +54,8 @@ function wrap(db: Pick<PGlite, 'query' | 'exec'>): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       const r = await db.query<Row>(sql, params as unknown[], { parsers: PARSERS });
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
+      return { rows: r.rows, rowCount: Math.max(r.rows.length, r.affectedRows ?? 0) };
     },
     async exec(sql: string) {
       await db.exec(sql);

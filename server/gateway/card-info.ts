@@ -52,5 +52,7 @@ export function cardDetailsFromEncryptedData(input: {
 }
 
 function unreadable(message: string): PayframeError {
-  return new PayframeError('validation_failed', message, [{ field: 'encryptedData', code: 'unreadable', message }]);
+  return new PayframeError('validation_failed', message, [
+    { field: 'encryptedData', code: 'unreadable', message },
+  ]);
 }

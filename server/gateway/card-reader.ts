@@ -36,7 +36,8 @@ export class ReaderDataError extends Error {
 
 function readerKey(hex: string): Buffer {
   const t = hex.trim();
-  if (!/^[0-9a-fA-F]{64}$/.test(t)) throw new ReaderDataError('The reader key must be 64 hex digits (32 bytes).');
+  if (!/^[0-9a-fA-F]{64}$/.test(t))
+    throw new ReaderDataError('The reader key must be 64 hex digits (32 bytes).');
   return Buffer.from(t, 'hex');
 }
 
@@ -64,7 +65,11 @@ export function readerTracks(card: ReaderCard): string {
 }
 
 /** What a sandbox reader sends: base64(iv ‖ tag ‖ AES-256-GCM(tracks)). `iv` is for worked examples. */
-export function encryptReaderData(readerKeyHex: string, card: ReaderCard, options: { iv?: Buffer } = {}): string {
+export function encryptReaderData(
+  readerKeyHex: string,
+  card: ReaderCard,
+  options: { iv?: Buffer } = {},
+): string {
   const tracks = readerTracks(card);
   const iv = options.iv ?? crypto.randomBytes(IV_BYTES);
   if (iv.length !== IV_BYTES) throw new ReaderDataError('The IV must be 12 bytes.');
@@ -89,9 +94,10 @@ export function decryptReaderData(readerKeyHex: string, blob: string): ReaderCar
       authTagLength: TAG_BYTES,
     });
     decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    tracks = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
-      'utf8',
-    );
+    tracks = Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
   } catch {
     throw new ReaderDataError(
       "The card-reader data could not be decrypted with this merchant's reader key (another key, or altered data).",

@@ -65,7 +65,8 @@ export class DatabaseLedger implements ProcessorLedger {
       [entry.reference, entry.kind, entry.requestDigest, resultToJson(entry.result)],
     );
     const stored = await this.get(entry.reference);
-    if (!stored) throw new Error(`Processor ledger entry ${entry.reference} vanished right after it was recorded.`);
+    if (!stored)
+      throw new Error(`Processor ledger entry ${entry.reference} vanished right after it was recorded.`);
     return stored;
   }
 

@@ -10,7 +10,16 @@ let seq = 0;
 const ref = (label = 'r') => `${label}-${++seq}-${Math.random().toString(36).slice(2)}`;
 
 function card(pan: string, extra: Partial<CardAuthorization> = {}): CardAuthorization {
-  return { reference: ref(), pan, expMonth: 12, expYear: 2030, amountCents: 10_000n, cvv: '123', zip: '94107', ...extra };
+  return {
+    reference: ref(),
+    pan,
+    expMonth: 12,
+    expYear: 2030,
+    amountCents: 10_000n,
+    cvv: '123',
+    zip: '94107',
+    ...extra,
+  };
 }
 
 describe('simulator: test cards', () => {
@@ -70,7 +79,9 @@ describe('simulator: test cards', () => {
   it('asks for 3-D Secure, then approves once the shopper is authenticated', async () => {
     const first = await sim.authorizeCard(card(TEST_CARDS.threeDSecure));
     expect(first).toMatchObject({ approved: false, responseCode: '65', challengeRequired: true });
-    const failed = await sim.authorizeCard(card(TEST_CARDS.threeDSecure, { threeDS: { authenticated: false } }));
+    const failed = await sim.authorizeCard(
+      card(TEST_CARDS.threeDSecure, { threeDS: { authenticated: false } }),
+    );
     expect(failed.challengeRequired).toBe(true);
     const reference = ref('3ds');
     const retry = { reference, threeDS: { authenticated: true } };
@@ -85,15 +96,20 @@ describe('simulator: test cards', () => {
   });
 
   it('declines expired cards, bad amounts and bad months', async () => {
-    expect((await sim.authorizeCard(card(TEST_CARDS.visa, { expMonth: 4, expYear: 2026 }))).responseCode).toBe('54');
+    expect(
+      (await sim.authorizeCard(card(TEST_CARDS.visa, { expMonth: 4, expYear: 2026 }))).responseCode,
+    ).toBe('54');
     expect((await sim.authorizeCard(card(TEST_CARDS.visa, { expMonth: 13 }))).responseCode).toBe('54');
     expect((await sim.authorizeCard(card(TEST_CARDS.visa, { amountCents: 0n }))).responseCode).toBe('13');
     expect((await sim.authorizeCard(card(TEST_CARDS.visa, { amountCents: -5n }))).responseCode).toBe('13');
-    expect((await sim.authorizeCard(card(TEST_CARDS.visa, { amountCents: 10n ** 12n }))).responseCode).toBe('13');
+    expect((await sim.authorizeCard(card(TEST_CARDS.visa, { amountCents: 10n ** 12n }))).responseCode).toBe(
+      '13',
+    );
   });
 
   it('verifies a card with a zero amount; amount-based declines do not apply', async () => {
-    const verify = (pan: string, amountCents = 0n) => sim.authorizeCard(card(pan, { verifyOnly: true, amountCents }));
+    const verify = (pan: string, amountCents = 0n) =>
+      sim.authorizeCard(card(pan, { verifyOnly: true, amountCents }));
     expect(await verify(TEST_CARDS.visa)).toMatchObject({ approved: true, approvedAmountCents: 0n });
     expect(await verify(TEST_CARDS.insufficientFunds)).toMatchObject({ approved: true });
     expect(await verify(TEST_CARDS.partialApproval)).toMatchObject({ approved: true, responseCode: '00' });
@@ -107,7 +123,9 @@ describe('simulator: test cards', () => {
     expect(r.approvalCode).toMatch(/^[0-9A-Z]{6}$/);
     expect(r.approvalCode).toBe(approvalCode(reference));
     // Another simulator (another instance) answers the same reference with the same code.
-    const elsewhere = await new SimulatorProcessor({ now: () => NOW }).authorizeCard(card(TEST_CARDS.visa, { reference }));
+    const elsewhere = await new SimulatorProcessor({ now: () => NOW }).authorizeCard(
+      card(TEST_CARDS.visa, { reference }),
+    );
     expect(elsewhere).toEqual(r);
   });
 });
@@ -115,12 +133,21 @@ describe('simulator: test cards', () => {
 describe('simulator: ACH', () => {
   const sim = new SimulatorProcessor({ now: () => NOW });
   const debit = (accountNumber: string, routingNumber = '011000015', amountCents = 2_500n) =>
-    sim.debitAch({ reference: ref('ach'), routingNumber, accountNumber, accountType: 'checking', amountCents });
+    sim.debitAch({
+      reference: ref('ach'),
+      routingNumber,
+      accountNumber,
+      accountType: 'checking',
+      amountCents,
+    });
 
   it('approves the approved account and any other, returns R01 for insufficient funds', async () => {
     expect(await debit(ACH_TEST_ACCOUNTS.approved)).toMatchObject({ approved: true, responseCode: '00' });
     expect(await debit('987654321')).toMatchObject({ approved: true, approvedAmountCents: 2_500n });
-    expect(await debit(ACH_TEST_ACCOUNTS.insufficientFunds)).toMatchObject({ approved: false, responseCode: 'R01' });
+    expect(await debit(ACH_TEST_ACCOUNTS.insufficientFunds)).toMatchObject({
+      approved: false,
+      responseCode: 'R01',
+    });
   });
 
   it('refuses bad routing numbers, account numbers, account types and amounts', async () => {
@@ -144,7 +171,11 @@ describe('simulator: capture, refund, void', () => {
   it('captures, refunds and voids up to the approved amount', async () => {
     const auth = card(TEST_CARDS.partialApproval, { amountCents: 10_000n });
     expect((await sim.authorizeCard(auth)).approvedAmountCents).toBe(5_000n);
-    const follow = (amountCents: bigint) => ({ reference: ref(), originalReference: auth.reference, amountCents });
+    const follow = (amountCents: bigint) => ({
+      reference: ref(),
+      originalReference: auth.reference,
+      amountCents,
+    });
     expect(await sim.capture(follow(5_000n))).toMatchObject({ approved: true, approvedAmountCents: 5_000n });
     expect(await sim.capture(follow(5_001n))).toMatchObject({ approved: false, responseCode: '13' });
     expect(await sim.refund(follow(1_000n))).toMatchObject({ approved: true, approvedAmountCents: 1_000n });
@@ -172,9 +203,9 @@ describe('simulator: references (IDEM-9, REL-3)', () => {
     expect(await sim.lookup(req.reference)).toEqual(first);
     expect(await sim.lookup('unknown')).toBeNull();
     await expect(sim.authorizeCard({ ...req, amountCents: 1n })).rejects.toThrow(/already used/);
-    await expect(sim.capture({ reference: req.reference, originalReference: 'x', amountCents: 1n })).rejects.toThrow(
-      /already used/,
-    );
+    await expect(
+      sim.capture({ reference: req.reference, originalReference: 'x', amountCents: 1n }),
+    ).rejects.toThrow(/already used/);
   });
 });
 
@@ -189,25 +220,34 @@ for (const target of databaseTargets()) {
     });
 
     it('charges one reference once under 20 concurrent calls from two instances', async () => {
-      const instances = [1, 2].map(() => new SimulatorProcessor({ ledger: new DatabaseLedger(db), now: () => NOW }));
+      const instances = [1, 2].map(
+        () => new SimulatorProcessor({ ledger: new DatabaseLedger(db), now: () => NOW }),
+      );
       const req = card(TEST_CARDS.partialApproval, { amountCents: 999n });
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) => instances[i % 2]!.authorizeCard({ ...req })),
       );
       for (const r of results) expect(r).toEqual(results[0]);
       expect(results[0]).toMatchObject({ approved: true, responseCode: '10', approvedAmountCents: 499n });
-      const { rows } = await db.query<{ n: string }>('select count(*) as n from processor_ledger where reference = $1', [
-        req.reference,
-      ]);
+      const { rows } = await db.query<{ n: string }>(
+        'select count(*) as n from processor_ledger where reference = $1',
+        [req.reference],
+      );
       expect(Number(rows[0]!.n)).toBe(1);
       expect(await instances[1]!.lookup(req.reference)).toEqual(results[0]);
     });
 
     it('lets an instance capture what another authorised, and keeps no PAN or CVV', async () => {
-      const [a, b] = [1, 2].map(() => new SimulatorProcessor({ ledger: new DatabaseLedger(db), now: () => NOW }));
+      const [a, b] = [1, 2].map(
+        () => new SimulatorProcessor({ ledger: new DatabaseLedger(db), now: () => NOW }),
+      );
       const auth = card(TEST_CARDS.mastercard, { cvv: '987' });
       await a!.authorizeCard(auth);
-      const capture = await b!.capture({ reference: ref(), originalReference: auth.reference, amountCents: 10_000n });
+      const capture = await b!.capture({
+        reference: ref(),
+        originalReference: auth.reference,
+        amountCents: 10_000n,
+      });
       expect(capture.approved).toBe(true);
       const { rows } = await db.query<{ result: Record<string, unknown> }>('select * from processor_ledger');
       const dump = JSON.stringify(rows);

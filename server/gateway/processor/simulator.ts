@@ -14,8 +14,8 @@ import { MAX_CENTS } from '../../../shared/money.ts';
 import { abaRoutingValid, cardBrand, cvvLength, isExpired, normalizePan } from '../vault/card-checks.ts';
 import { type LedgerKind, MemoryLedger, type ProcessorLedger } from './ledger.ts';
 import {
-  AVS_MESSAGES,
   type AchDebit,
+  AVS_MESSAGES,
   type AvsCode,
   type CardAuthorization,
   type CvvResult,
@@ -57,7 +57,13 @@ export interface SimulatorOptions {
 }
 
 function decline(code: ResponseCode, extra: Partial<ProcessorResult> = {}): ProcessorResult {
-  return { approved: false, responseCode: code, responseMessage: RESPONSE_MESSAGES[code], approvedAmountCents: 0n, ...extra };
+  return {
+    approved: false,
+    responseCode: code,
+    responseMessage: RESPONSE_MESSAGES[code],
+    approvedAmountCents: 0n,
+    ...extra,
+  };
 }
 
 const APPROVAL_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -125,7 +131,12 @@ export class SimulatorProcessor implements Processor {
   }
 
   async debitAch(req: AchDebit): Promise<ProcessorResult> {
-    const requestDigest = digest(['ach_debit', req.amountCents, req.routingNumber, req.accountNumber.slice(-4)]);
+    const requestDigest = digest([
+      'ach_debit',
+      req.amountCents,
+      req.routingNumber,
+      req.accountNumber.slice(-4),
+    ]);
     return this.#answer(req.reference, 'ach_debit', requestDigest, () => {
       const account = req.accountNumber.trim();
       if (!abaRoutingValid(req.routingNumber)) return decline('R28');
@@ -172,7 +183,8 @@ export class SimulatorProcessor implements Processor {
   #decideCard(req: CardAuthorization, pan: string | null): ProcessorResult {
     if (!pan || !luhnValid(pan)) return decline('14');
     const monthValid = Number.isInteger(req.expMonth) && req.expMonth >= 1 && req.expMonth <= 12;
-    if (!monthValid || isExpired({ month: req.expMonth, year: req.expYear }, this.#now())) return decline('54');
+    if (!monthValid || isExpired({ month: req.expMonth, year: req.expYear }, this.#now()))
+      return decline('54');
     const amount = req.amountCents;
     if (req.verifyOnly ? amount !== 0n : !amountValid(amount)) return decline('13');
     if (pan === TEST_CARDS.threeDSecure && req.threeDS?.authenticated !== true) {

@@ -55,7 +55,11 @@ describe('normalizePan', () => {
 
 describe('panParts', () => {
   it('shows at most the first six and the last four', () => {
-    expect(panParts('4242424242424242')).toEqual({ bin: '424242', last4: '4242', masked: '424242******4242' });
+    expect(panParts('4242424242424242')).toEqual({
+      bin: '424242',
+      last4: '4242',
+      masked: '424242******4242',
+    });
     expect(panParts('378282246310005').masked).toBe('378282*****0005');
     expect(panParts('4000000000000000006').masked).toBe('400000*********0006');
     expect(panParts('675964982643').masked).toBe('6759****2643');
@@ -130,13 +134,19 @@ describe('validateCard', () => {
 });
 
 describe('bank accounts', () => {
-  it.each(['011000015', '110000000', '021000021', '121000358', '322271627'])('%s is a valid ABA number', (r) => {
-    expect(abaRoutingValid(r)).toBe(true);
-  });
+  it.each(['011000015', '110000000', '021000021', '121000358', '322271627'])(
+    '%s is a valid ABA number',
+    (r) => {
+      expect(abaRoutingValid(r)).toBe(true);
+    },
+  );
 
-  it.each(['011000016', '000000000', '12345678', '1234567890', '99000000x', '990000000'])('%s is not', (r) => {
-    expect(abaRoutingValid(r)).toBe(false);
-  });
+  it.each(['011000016', '000000000', '12345678', '1234567890', '99000000x', '990000000'])(
+    '%s is not',
+    (r) => {
+      expect(abaRoutingValid(r)).toBe(false);
+    },
+  );
 
   it('masks an account number to its last four', () => {
     expect(maskAccount('000123456789')).toBe('****6789');

@@ -30,7 +30,12 @@ for (const target of databaseTargets()) {
 
     it('stores a card and reveals its PAN', async () => {
       const pan = randomPan();
-      const card = await vault.store(db, { number: pan, expMonth: 12, expYear: 2030, nameOnCard: ' Jane Doe ' });
+      const card = await vault.store(db, {
+        number: pan,
+        expMonth: 12,
+        expYear: 2030,
+        nameOnCard: ' Jane Doe ',
+      });
       expect(card).toEqual({
         id: expect.stringMatching(/^card_[0-9a-f]{24}$/),
         brand: 'Visa',
@@ -52,13 +57,16 @@ for (const target of databaseTargets()) {
       const pan = randomPan();
       const spaced = pan.replace(/(\d{4})/g, '$1 ');
       const cards = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => vault.store(db, { number: i % 2 ? spaced : pan, expMonth: 1, expYear: 31 })),
+        Array.from({ length: 10 }, (_, i) =>
+          vault.store(db, { number: i % 2 ? spaced : pan, expMonth: 1, expYear: 31 }),
+        ),
       );
       expect(new Set(cards.map((c) => c.id)).size).toBe(1);
       expect(cards[0]!.expYear).toBe(2031);
-      const { rows } = await db.query<{ n: string }>('select count(*) as n from cards where fingerprint = $1', [
-        vault.fingerprint(pan),
-      ]);
+      const { rows } = await db.query<{ n: string }>(
+        'select count(*) as n from cards where fingerprint = $1',
+        [vault.fingerprint(pan)],
+      );
       expect(Number(rows[0]!.n)).toBe(1);
     });
 
@@ -78,11 +86,14 @@ for (const target of databaseTargets()) {
 
     it('keeps no PAN digits beyond the BIN and last four in any column', async () => {
       const pans = [randomPan(), randomPan(), randomPan()];
-      for (const pan of pans) await vault.store(db, { number: pan, expMonth: 7, expYear: 2029, nameOnCard: 'A B' });
+      for (const pan of pans)
+        await vault.store(db, { number: pan, expMonth: 7, expYear: 2029, nameOnCard: 'A B' });
       const { rows } = await db.query('select * from cards');
       const text = rows.map((r) => Object.values(r).map(String).join('|')).join('\n');
       // Digits of the clear columns run together (random-looking ones could match by chance).
-      const clear = rows.map(({ pan_enc, fingerprint, id, created_at, ...rest }) => Object.values(rest).join(''));
+      const clear = rows.map(({ pan_enc, fingerprint, id, created_at, ...rest }) =>
+        Object.values(rest).join(''),
+      );
       const digitsOnly = clear.join('').replace(/\D/g, '');
       for (const pan of pans) {
         const middle = pan.slice(6, -4);
@@ -114,7 +125,10 @@ for (const target of databaseTargets()) {
       ]);
       await expect(vault.reveal(db, a.id)).rejects.toBeInstanceOf(VaultDecryptError);
       // b's ciphertext copied onto a's row does not decrypt there either: each is bound to its id.
-      await db.query('update cards set pan_enc = (select pan_enc from cards where id = $2) where id = $1', [a.id, b.id]);
+      await db.query('update cards set pan_enc = (select pan_enc from cards where id = $2) where id = $1', [
+        a.id,
+        b.id,
+      ]);
       await expect(vault.reveal(db, a.id)).rejects.toBeInstanceOf(VaultDecryptError);
       // A vault under another key cannot read the cards.
       const stranger = new CardVault(new VaultKeys(crypto.randomBytes(32)));

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { tempDir } from '../../testing/databases.ts';
-import { KEY_FILE_NAME, loadOrCreateKeyFile, parseKey, VaultDecryptError, VaultKeyError, VaultKeys } from './keys.ts';
+import {
+  KEY_FILE_NAME,
+  loadOrCreateKeyFile,
+  parseKey,
+  VaultDecryptError,
+  VaultKeyError,
+  VaultKeys,
+} from './keys.ts';
 
 const dirs: string[] = [];
 function dataDir(): string {
@@ -74,7 +81,9 @@ describe('CARD_ENCRYPTION_KEY', () => {
     expect(() => loadConfig({ CARD_ENCRYPTION_KEY: crypto.randomBytes(16).toString('hex') })).toThrow(
       /CARD_ENCRYPTION_KEY/,
     );
-    expect(loadConfig({ CARD_ENCRYPTION_KEY: raw.toString('hex') }).cardEncryptionKey).toBe(raw.toString('hex'));
+    expect(loadConfig({ CARD_ENCRYPTION_KEY: raw.toString('hex') }).cardEncryptionKey).toBe(
+      raw.toString('hex'),
+    );
   });
 
   it('wins over the key file, which is then not created', () => {

@@ -81,7 +81,8 @@ export function loadOrCreateKeyFile(dataDir: string): Buffer {
   try {
     fs.linkSync(tmp, file);
   } catch (err) {
-    if (errno(err) !== 'EEXIST') throw new VaultKeyError(`Cannot create the key file ${file}.`, { cause: err });
+    if (errno(err) !== 'EEXIST')
+      throw new VaultKeyError(`Cannot create the key file ${file}.`, { cause: err });
     // Another instance created it meanwhile: use theirs.
     const theirs = readKeyFile(file);
     if (!theirs) throw new VaultKeyError(`The key file ${file} disappeared while it was being created.`);
@@ -191,10 +192,13 @@ function seal(key: Buffer, keyId: string, plaintext: Buffer, context: string): s
 
 function open(key: Buffer, keyId: string, blob: string, context: string): Buffer {
   const parts = blob.split('.');
-  if (parts.length !== 5 || parts[0] !== 'v1') throw new VaultDecryptError('The encrypted value is malformed.');
+  if (parts.length !== 5 || parts[0] !== 'v1')
+    throw new VaultDecryptError('The encrypted value is malformed.');
   const [, blobKeyId, ivText, tagText, ctText] = parts as [string, string, string, string, string];
   if (blobKeyId !== keyId) {
-    throw new VaultDecryptError(`The value was encrypted under key ${blobKeyId}; the current key is ${keyId}.`);
+    throw new VaultDecryptError(
+      `The value was encrypted under key ${blobKeyId}; the current key is ${keyId}.`,
+    );
   }
   const iv = Buffer.from(ivText, 'base64url');
   const tag = Buffer.from(tagText, 'base64url');

@@ -1,0 +1,134 @@
+/**
+ * Operator commands on the gateway's data: `merchant create` and `session create`. They open the
+ * configured database like the server does (PGlite needs the server stopped, PostgreSQL does not).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/index.ts';
+import { PayframeError } from '../errors.ts';
+import { openGateway } from '../gateway/index.ts';
+import { checkoutUrl } from '../gateway/operations/hosted-payment-operations.ts';
+import { CliError, type Output } from './output.ts';
+
+function usageError(message: string): CliError {
+  return new CliError('invalid_arguments', message, 2);
+}
+
+function rethrow(err: unknown): never {
+  if (err instanceof PayframeError) throw new CliError(err.code, err.message);
+  throw err;
+}
+
+export async function merchantCommand(args: string[], out: Output): Promise<undefined> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw usageError("Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json]");
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      json: { type: 'boolean' },
+      name: { type: 'string' },
+      origin: { type: 'string', multiple: true },
+      '3ds': { type: 'boolean' },
+      'business-name': { type: 'string' },
+      'logo-url': { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      website: { type: 'string' },
+      methods: { type: 'string' },
+    },
+  });
+  if (!values.name) throw usageError('--name is required.');
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    const { deps } = openGateway(config, db);
+    const { merchant, transactionKey } = await deps.merchants
+      .create(db, {
+        name: values.name,
+        origins: values.origin ?? [],
+        threeDsEnrolled: values['3ds'] ?? false,
+        businessName: values['business-name'] ?? null,
+        logoUrl: values['logo-url'] ?? null,
+        email: values.email ?? null,
+        phone: values.phone ?? null,
+        website: values.website ?? null,
+        ...(values.methods ? { paymentMethods: values.methods.split(',').map((m) => m.trim()) as ('card' | 'ach')[] } : {}),
+      })
+      .catch(rethrow);
+    out.result(
+      {
+        merchantId: merchant.id,
+        transactionKey,
+        publicCode: merchant.publicCode,
+        name: merchant.name,
+        origins: merchant.origins,
+        threeDsEnrolled: merchant.threeDsEnrolled,
+        paymentMethods: merchant.paymentMethods,
+      },
+      [
+        `Merchant ${merchant.id} created: ${merchant.name}`,
+        `TransactionKey: ${transactionKey}`,
+        '(The key is shown once. Keep it secret: it authenticates this merchant and signs its redirects.)',
+      ],
+    );
+  } finally {
+    await db.close();
+  }
+  return undefined;
+}
+
+export async function sessionCommand(args: string[], out: Output): Promise<undefined> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') {
+    throw usageError('Usage: payframe session create --merchant <id> --amount <10.50> [--return-url <url>] [--order <no>] [--email <e>] [--json]');
+  }
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      json: { type: 'boolean' },
+      merchant: { type: 'string' },
+      amount: { type: 'string' },
+      'return-url': { type: 'string' },
+      order: { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      currency: { type: 'string' },
+      locale: { type: 'string' },
+      'webhook-url': { type: 'string' },
+    },
+  });
+  if (!values.merchant || !values.amount) throw usageError('--merchant and --amount are required.');
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    const { deps } = openGateway(config, db);
+    const merchant = await deps.merchants.get(db, values.merchant);
+    if (!merchant) throw new CliError('not_found', `No merchant ${values.merchant}.`);
+    const session = await deps.sessions
+      .create(db, merchant, {
+        amount: values.amount,
+        currency: values.currency ?? null,
+        orderNumber: values.order ?? null,
+        email: values.email ?? null,
+        phoneNumber: values.phone ?? null,
+        firstName: values['first-name'] ?? null,
+        lastName: values['last-name'] ?? null,
+        returnUrl: values['return-url'] ?? null,
+        webhookUrl: values['webhook-url'] ?? null,
+        locale: values.locale ?? null,
+      })
+      .catch(rethrow);
+    const url = checkoutUrl(deps, session.token);
+    out.result({ token: session.token, url, expiresAt: session.expiresAt.toISOString() }, [
+      `Checkout session created: ${url}`,
+      `Expires at ${session.expiresAt.toISOString()}`,
+    ]);
+  } finally {
+    await db.close();
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * On first start with an empty database, a demo merchant is created so a newcomer can try every
+ * flow at once (the demo store on DEMO_PORT is its registered origin). Its id and key are printed
+ * and written to DATA_DIR/demo-merchant.json (mode 0600).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { MerchantStore } from './merchants/merchant-store.ts';
+
+/** An arbitrary constant naming this step among the database's advisory locks. */
+const DEMO_LOCK_KEY = 7_311_542_002;
+
+export interface DemoMerchant {
+  merchantId: string;
+  transactionKey: string;
+  publicCode: string;
+  origins: string[];
+}
+
+export async function ensureDemoMerchant(config: Config, db: Database, merchants: MerchantStore): Promise<DemoMerchant | null> {
+  const created = await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [DEMO_LOCK_KEY]);
+    if ((await merchants.count(tx)) > 0) return null;
+    const { merchant, transactionKey } = await merchants.create(tx, {
+      name: 'Payframe Demo Store',
+      businessName: 'Payframe Demo Store',
+      origins: [`http://localhost:${config.demoPort}`, `http://127.0.0.1:${config.demoPort}`],
+      threeDsEnrolled: true,
+      email: 'demo@payframe.invalid',
+      website: `http://localhost:${config.demoPort}`,
+    });
+    return { merchantId: merchant.id, transactionKey, publicCode: merchant.publicCode, origins: merchant.origins };
+  });
+  if (created) {
+    fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(config.dataDir, 'demo-merchant.json'), `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  }
+  return created;
+}
