@@ -4,7 +4,12 @@
  * converted with .NET's Convert.ChangeType rules; errors as 500 text/plain.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { convertHttpParam, findOperation, findOperationIgnoringCase } from '../../shared/contract/index.ts';
+import {
+  ChangeTypeError,
+  convertHttpParam,
+  findOperation,
+  findOperationIgnoringCase,
+} from '../../shared/contract/index.ts';
 import { hasSimpleParams, type Operation } from '../../shared/contract/model.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { CallContext } from './call-context.ts';
@@ -12,8 +17,17 @@ import { encodeHttpResponse } from './codec/messages.ts';
 import { faultFromError } from './fault-mapping.ts';
 import { parseContentType } from './soap-request.ts';
 
+const HTML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** HttpUtility.HtmlEncode, as ASMX encodes its text/plain error bodies. */
 function htmlEscape(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return s.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
 }
 
 function plainError(reply: FastifyReply, message: string, status = 500) {
@@ -71,7 +85,9 @@ export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
       try {
         params[p.name] = convertHttpParam(p.type.type, text);
       } catch (err) {
-        return plainError(reply, (err as Error).message);
+        // ASMX joins the inner exception: "Cannot convert x to System.Int64. ---> Input string was …"
+        const inner = err instanceof ChangeTypeError ? ` ---> ${err.innerMessage}` : '';
+        return plainError(reply, `${(err as Error).message}${inner}`);
       }
     }
 
@@ -95,7 +111,12 @@ export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
         .send(encodeHttpResponse(op, result, namespace));
     } catch (err) {
       const { fault, status, retryAfter, transport } = faultFromError(err, request.log);
-      if (transport) return reply.code(transport.status).headers(transport.headers).type('text/plain; charset=utf-8').send('');
+      if (transport)
+        return reply
+          .code(transport.status)
+          .headers(transport.headers)
+          .type('text/plain; charset=utf-8')
+          .send('');
       if (retryAfter) reply.header('retry-after', String(retryAfter));
       return plainError(reply, fault.message, status);
     }

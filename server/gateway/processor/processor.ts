@@ -46,8 +46,8 @@ export type CvvResult = 'M' | 'N' | 'P';
 
 export interface ProcessorResult {
   approved: boolean;
-  /** '00' approved, '10' partial approval; anything else declined (RESPONSE_MESSAGES). */
-  responseCode: ResponseCode;
+  /** '00' approved, '10' partial approval; anything else declined (RESPONSE_MESSAGES; a real acquirer may send others). */
+  responseCode: ResponseCode | (string & {});
   responseMessage: string;
   /** Six characters, on approvals only. */
   approvalCode?: string;
