@@ -4,17 +4,17 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { TransactionService } from '../shared/contract/service.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
+import { type Gateway, openGateway } from './gateway/index.ts';
+import { threeDsRoutes } from './gateway/three-ds/three-ds-routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWidgetAssets } from './http/widget-assets.ts';
 import type { CallContext } from './soap/call-context.ts';
-import { type Gateway, openGateway } from './gateway/index.ts';
-import { threeDsRoutes } from './gateway/three-ds/three-ds-routes.ts';
 import { transactionServicePlugin } from './soap/plugin.ts';
-import type { TransactionService } from '../shared/contract/service.ts';
 
 export interface AppOptions {
   config: Config;

@@ -21,7 +21,7 @@ export function toCents(value: string): bigint {
   const [, sign, whole = '', frac = ''] = m;
   const significant = frac.replace(/0+$/, '');
   if (significant.length > 2) throw new AmountError(`'${value}' has more than two decimals.`);
-  const cents = BigInt(whole || '0') * 100n + BigInt((significant + '00').slice(0, 2));
+  const cents = BigInt(whole || '0') * 100n + BigInt(`${significant}00`.slice(0, 2));
   const signed = sign === '-' ? -cents : cents;
   if (signed > MAX_CENTS || signed < -MAX_CENTS) throw new AmountError(`'${value}' is too large.`);
   return signed;

@@ -5,8 +5,12 @@ const ORIGINS = ['https://shop.example', 'http://localhost:3001'];
 
 describe('ReturnUrl (security-requirements.md §7 rows 1–4)', () => {
   it('allows a URL on a registered origin', () => {
-    expect(checkReturnUrl('https://shop.example/thanks?o=1', ORIGINS)).toEqual({ url: 'https://shop.example/thanks?o=1' });
-    expect(checkReturnUrl('http://localhost:3001/return', ORIGINS)).toEqual({ url: 'http://localhost:3001/return' });
+    expect(checkReturnUrl('https://shop.example/thanks?o=1', ORIGINS)).toEqual({
+      url: 'https://shop.example/thanks?o=1',
+    });
+    expect(checkReturnUrl('http://localhost:3001/return', ORIGINS)).toEqual({
+      url: 'http://localhost:3001/return',
+    });
   });
 
   it.each([
@@ -27,7 +31,8 @@ describe('ReturnUrl (security-requirements.md §7 rows 1–4)', () => {
     ['', 'invalid_url'],
   ])('%s', (input, problem) => {
     const r = checkReturnUrl(input, ORIGINS);
-    if (problem === undefined) expect(r).toHaveProperty('url'); // encoded CR/LF stays inert in a path
+    if (problem === undefined)
+      expect(r).toHaveProperty('url'); // encoded CR/LF stays inert in a path
     else expect(r).toEqual({ problem });
   });
 });

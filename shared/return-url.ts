@@ -13,8 +13,12 @@ function isLocalHost(hostname: string): boolean {
 }
 
 function parse(value: string): URL | null {
-  // Control characters (CR/LF header injection, tabs the parser would drop) are refused outright.
-  if (/[\u0000-\u001F\u007F\\]/.test(value)) return null;
+  // Control characters (CR/LF header injection, tabs the parser would drop) and backslashes
+  // (which the parser turns into slashes) are refused outright.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x5c) return null;
+  }
   try {
     return new URL(value);
   } catch {
@@ -30,7 +34,8 @@ export function normalizeOrigin(value: string): { origin: string } | { problem: 
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLocalHost(url.hostname))) {
     return { problem: 'insecure_scheme' };
   }
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return { problem: 'invalid_url' };
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+    return { problem: 'invalid_url' };
   return { origin: url.origin };
 }
 

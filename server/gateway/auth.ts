@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { MerchantStore } from './merchants/merchant-store.ts';
-import { PUBLIC_OPERATIONS, type Principal, SERVICE_OPERATIONS } from './principal.ts';
+import { type Principal, PUBLIC_OPERATIONS, SERVICE_OPERATIONS } from './principal.ts';
 
 export const SERVICE_USERNAME = 'service';
 /** Failed checks allowed per address in a window before it is refused for the rest of the window. */
@@ -49,7 +49,11 @@ async function throttled(db: Queryable, subject: string, now: Date): Promise<boo
     [subject],
   );
   const r = rows[0];
-  return !!r && r.failures >= MAX_FAILURES && now.getTime() - r.window_start.getTime() < FAILURE_WINDOW_SECONDS * 1000;
+  return (
+    !!r &&
+    r.failures >= MAX_FAILURES &&
+    now.getTime() - r.window_start.getTime() < FAILURE_WINDOW_SECONDS * 1000
+  );
 }
 
 async function recordFailure(db: Queryable, subject: string, now: Date): Promise<void> {

@@ -12,10 +12,14 @@ import { authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
 import { createHostedPayment, getHostedPaymentDetails } from './operations/hosted-payment-operations.ts';
+import {
+  getMerchantDetails,
+  getMerchantInfo,
+  verify3DSecureMerchant,
+} from './operations/merchant-operations.ts';
 import { processTransaction } from './operations/process-transaction.ts';
 import { getRecurringCustomerDetail, getTransactionHistories } from './operations/reporting-operations.ts';
 import { settleTransaction } from './operations/settlement-operations.ts';
-import { getMerchantDetails, getMerchantInfo, verify3DSecureMerchant } from './operations/merchant-operations.ts';
 import type { Principal } from './principal.ts';
 
 type Handlers = {
@@ -50,7 +54,10 @@ async function principalOf(deps: GatewayDeps, op: string, context: CallContext):
   );
 }
 
-export function createGateway(deps: GatewayDeps, handlers: Handlers = GATEWAY_HANDLERS): TransactionService<CallContext> {
+export function createGateway(
+  deps: GatewayDeps,
+  handlers: Handlers = GATEWAY_HANDLERS,
+): TransactionService<CallContext> {
   const service: Record<string, (params: unknown, context: CallContext) => Promise<unknown>> = {};
   for (const op of operations) {
     const handler = handlers[op.name] as

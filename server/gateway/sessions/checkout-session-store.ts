@@ -73,13 +73,21 @@ const TEXT_FIELDS = [
 ] as const;
 
 function problem(field: string, message: string): PayframeError {
-  return new PayframeError('validation_failed', `${field} ${message}`, [{ field, code: 'invalid', message: `${field} ${message}` }]);
+  return new PayframeError('validation_failed', `${field} ${message}`, [
+    { field, code: 'invalid', message: `${field} ${message}` },
+  ]);
 }
 
 /** Strips control and bidi-override characters from merchant-supplied text (XSS-1). */
 function cleanText(value: string | null | undefined, field: string, max: number): string | null {
   if (value === null || value === undefined) return null;
-  const cleaned = value.replace(/[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/g, '').trim();
+  const cleaned = Array.from(value)
+    .filter((ch) => {
+      const c = ch.codePointAt(0) ?? 0;
+      return !(c < 0x20 || c === 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069));
+    })
+    .join('')
+    .trim();
   if (cleaned.length > max) throw problem(field, `must be at most ${max} characters.`);
   return cleaned === '' ? null : cleaned;
 }
@@ -143,12 +151,15 @@ export class CheckoutSessionStore {
     }
     let webhookUrl: string | null = null;
     if (input.webhookUrl) {
-      const checked = checkReturnUrl(input.webhookUrl, [new URL(input.webhookUrl, 'https://x.invalid').origin]);
+      const checked = checkReturnUrl(input.webhookUrl, [
+        new URL(input.webhookUrl, 'https://x.invalid').origin,
+      ]);
       if ('problem' in checked) throw problem('webhookUrl', URL_PROBLEM_MESSAGES[checked.problem]);
       webhookUrl = checked.url;
     }
     const locale = input.locale ? input.locale.trim() : null;
-    if (locale && !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(locale)) throw problem('locale', 'is not a language tag.');
+    if (locale && !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(locale))
+      throw problem('locale', 'is not a language tag.');
     const text = TEXT_FIELDS.map(([field, , max]) => cleanText(input[field], field, max));
     const token = `cs_${crypto.randomBytes(32).toString('base64url')}`;
     const expiresAt = new Date(this.now().getTime() + this.ttlMinutes * 60_000);
@@ -161,7 +172,11 @@ export class CheckoutSessionStore {
     return fromRow(rows[0]!, this.now());
   }
 
-  async getByToken(q: Queryable, token: string, options: { forUpdate?: boolean } = {}): Promise<CheckoutSession | null> {
+  async getByToken(
+    q: Queryable,
+    token: string,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<CheckoutSession | null> {
     if (!isSessionToken(token)) return null;
     const { rows } = await q.query(
       `select * from checkout_sessions where token = $1${options.forUpdate ? ' for update' : ''}`,
