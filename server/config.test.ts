@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from './config.ts';
 describe('config', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', logLevel: 'info', databaseUrl: undefined, env: 'development' });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      logLevel: 'info',
+      databaseUrl: undefined,
+      env: 'development',
+    });
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
 

@@ -38,7 +38,12 @@ const ConfigSchema = z.object({
   /** The checkout server's credential for the gateway (HTTP Basic `service:<key>`); unset: in-process only. */
   GATEWAY_SERVICE_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
   /** Minutes a checkout session stays payable. */
-  SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  SESSION_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
   /** The address shoppers and merchants reach this server at (checkout URLs, challenge URLs). */
   PUBLIC_URL: z.string().url().optional(),
   /** Port of the demo store `npm start` runs beside Payframe (a second origin). */
@@ -108,7 +113,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     soapHttpBindings: c.SOAP_HTTP_BINDINGS,
     gatewayServiceKey: c.GATEWAY_SERVICE_KEY,
     sessionTtlMinutes: c.SESSION_TTL_MINUTES,
-    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/+$/, ''),
+    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(
+      /\/+$/,
+      '',
+    ),
     demoPort: c.DEMO_PORT,
     cardEncryptionKey: c.CARD_ENCRYPTION_KEY,
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrubCardNumbers } from './logger.ts';
 import { buildTestApp, type TestApp } from './testing/app.ts';
 import { databaseTargets } from './testing/databases.ts';
-import { scrubCardNumbers } from './logger.ts';
 
 const PAN = '4242424242424242';
 const AMEX = '378282246310005';
@@ -33,7 +33,10 @@ describe('the log never holds a card number', () => {
     t.app.post('/probe/:p', async (request) => {
       // A careless handler that logs everything it was given.
       const body = request.body as { name: string };
-      request.log.info({ body: request.body, query: request.query, params: request.params }, `paid by ${body.name}`);
+      request.log.info(
+        { body: request.body, query: request.query, params: request.params },
+        `paid by ${body.name}`,
+      );
       request.log.error(new Error(`declined card ${PAN}`));
       return { ok: true };
     });
@@ -50,7 +53,13 @@ describe('the log never holds a card number', () => {
         'x-card': PAN,
         'user-agent': `agent ${PAN}`,
       },
-      payload: { name: `Jo ${PAN}`, address: { line1: AMEX }, CardNumber: PAN, CVV2: '123', metadata: [SPACED] },
+      payload: {
+        name: `Jo ${PAN}`,
+        address: { line1: AMEX },
+        CardNumber: PAN,
+        CVV2: '123',
+        metadata: [SPACED],
+      },
     });
     expect(res.statusCode).toBe(200);
     const log = t.logLines.join('');

@@ -25,9 +25,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const { app, health, gateway } = await buildApp({ config, db, logger });
   const demo = await ensureDemoMerchant(config, db, gateway.deps.merchants);
   if (demo) {
-    logger.info({ merchantId: demo.merchantId }, 'demo merchant created (key in DATA_DIR/demo-merchant.json)');
+    logger.info(
+      { merchantId: demo.merchantId },
+      'demo merchant created (key in DATA_DIR/demo-merchant.json)',
+    );
   }
-  const stopRecurring = startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'));
+  const stopRecurring = startRecurringRunner(gateway.deps, 60_000, (err) =>
+    logger.error({ err }, 'recurring runner failed'),
+  );
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -21,7 +21,8 @@ function rethrow(err: unknown): never {
 
 export async function merchantCommand(args: string[], out: Output): Promise<undefined> {
   const [sub, ...rest] = args;
-  if (sub !== 'create') throw usageError("Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json]");
+  if (sub !== 'create')
+    throw usageError('Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json]');
   const { values } = parseArgs({
     args: rest,
     strict: true,
@@ -53,7 +54,9 @@ export async function merchantCommand(args: string[], out: Output): Promise<unde
         email: values.email ?? null,
         phone: values.phone ?? null,
         website: values.website ?? null,
-        ...(values.methods ? { paymentMethods: values.methods.split(',').map((m) => m.trim()) as ('card' | 'ach')[] } : {}),
+        ...(values.methods
+          ? { paymentMethods: values.methods.split(',').map((m) => m.trim()) as ('card' | 'ach')[] }
+          : {}),
       })
       .catch(rethrow);
     out.result(
@@ -81,7 +84,9 @@ export async function merchantCommand(args: string[], out: Output): Promise<unde
 export async function sessionCommand(args: string[], out: Output): Promise<undefined> {
   const [sub, ...rest] = args;
   if (sub !== 'create') {
-    throw usageError('Usage: payframe session create --merchant <id> --amount <10.50> [--return-url <url>] [--order <no>] [--email <e>] [--json]');
+    throw usageError(
+      'Usage: payframe session create --merchant <id> --amount <10.50> [--return-url <url>] [--order <no>] [--email <e>] [--json]',
+    );
   }
   const { values } = parseArgs({
     args: rest,

@@ -49,10 +49,11 @@ const commands: Record<string, Command> = {
           `  (also in ${config.dataDir}/demo-merchant.json)`,
         ]
       : [];
-    out.result(
-      { url: server.url, database: describeDatabase(config), demoMerchant: server.demo },
-      [`Payframe is listening on ${server.url}`, `Database: ${describeDatabase(config)}`, ...demoLines],
-    );
+    out.result({ url: server.url, database: describeDatabase(config), demoMerchant: server.demo }, [
+      `Payframe is listening on ${server.url}`,
+      `Database: ${describeDatabase(config)}`,
+      ...demoLines,
+    ]);
     return 'running';
   },
 

@@ -19,7 +19,11 @@ export interface DemoMerchant {
   origins: string[];
 }
 
-export async function ensureDemoMerchant(config: Config, db: Database, merchants: MerchantStore): Promise<DemoMerchant | null> {
+export async function ensureDemoMerchant(
+  config: Config,
+  db: Database,
+  merchants: MerchantStore,
+): Promise<DemoMerchant | null> {
   const created = await db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [DEMO_LOCK_KEY]);
     if ((await merchants.count(tx)) > 0) return null;
@@ -31,11 +35,20 @@ export async function ensureDemoMerchant(config: Config, db: Database, merchants
       email: 'demo@payframe.invalid',
       website: `http://localhost:${config.demoPort}`,
     });
-    return { merchantId: merchant.id, transactionKey, publicCode: merchant.publicCode, origins: merchant.origins };
+    return {
+      merchantId: merchant.id,
+      transactionKey,
+      publicCode: merchant.publicCode,
+      origins: merchant.origins,
+    };
   });
   if (created) {
     fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(config.dataDir, 'demo-merchant.json'), `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(config.dataDir, 'demo-merchant.json'),
+      `${JSON.stringify(created, null, 2)}\n`,
+      { mode: 0o600 },
+    );
   }
   return created;
 }

@@ -3,10 +3,10 @@
  * and the Transaction Service implementation over them.
  */
 import crypto from 'node:crypto';
+import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { CallContext } from '../soap/call-context.ts';
-import type { TransactionService } from '../../shared/contract/service.ts';
 import { createGateway } from './gateway.ts';
 import type { GatewayDeps } from './gateway-call.ts';
 import { MerchantStore } from './merchants/merchant-store.ts';
@@ -33,7 +33,10 @@ export function openGateway(config: Config, db: Database, now: () => Date = () =
     vault: new CardVault(keys),
     processor: new SimulatorProcessor({ ledger: new DatabaseLedger(db), now }),
     // The sandbox ACS signs CAVVs under a key derived from the vault key (it derives its own sub-key).
-    threeDs: new ThreeDsService({ secret: crypto.createHash('sha256').update(keys.fingerprintPan('payframe/3ds')).digest(), now }),
+    threeDs: new ThreeDsService({
+      secret: crypto.createHash('sha256').update(keys.fingerprintPan('payframe/3ds')).digest(),
+      now,
+    }),
     serviceKey: config.gatewayServiceKey,
     publicUrl: config.publicUrl,
     now,
@@ -42,7 +45,11 @@ export function openGateway(config: Config, db: Database, now: () => Date = () =
 }
 
 /** Runs the recurring runner every `intervalMs`; returns a function that stops it. */
-export function startRecurringRunner(deps: GatewayDeps, intervalMs: number, onError: (err: unknown) => void): () => void {
+export function startRecurringRunner(
+  deps: GatewayDeps,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

@@ -41,7 +41,10 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
     return {
       fault: new SoapFault('Client', err.message, err.code),
       status: 401,
-      transport: { status: 401, headers: { 'www-authenticate': 'Basic realm="Payframe Transaction Service", charset="UTF-8"' } },
+      transport: {
+        status: 401,
+        headers: { 'www-authenticate': 'Basic realm="Payframe Transaction Service", charset="UTF-8"' },
+      },
     };
   }
   if (err instanceof PayframeError && err.code === 'rate_limited') {

@@ -254,7 +254,9 @@ describe('an operation that is not implemented', () => {
       const res = await plain.app.inject({
         method: 'POST',
         url: '/TransactionService.asmx',
-        payload: env11(`<Login xmlns="${NS}"><loginRequest><UserName>u</UserName><Password>p</Password><ProfileInfo>false</ProfileInfo></loginRequest></Login>`),
+        payload: env11(
+          `<Login xmlns="${NS}"><loginRequest><UserName>u</UserName><Password>p</Password><ProfileInfo>false</ProfileInfo></loginRequest></Login>`,
+        ),
         headers: { 'content-type': 'text/xml' },
       });
       expect(res.statusCode).toBe(500);

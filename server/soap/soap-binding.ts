@@ -88,7 +88,11 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
     } catch (err) {
       const { fault, status, retryAfter, transport } = faultFromError(err, request.log);
       if (transport) {
-        return reply.code(transport.status).headers(transport.headers).type('text/plain; charset=utf-8').send('');
+        return reply
+          .code(transport.status)
+          .headers(transport.headers)
+          .type('text/plain; charset=utf-8')
+          .send('');
       }
       if (retryAfter) reply.header('retry-after', String(retryAfter));
       return reply

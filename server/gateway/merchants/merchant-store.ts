@@ -99,7 +99,9 @@ function fromRow(r: MerchantRow): Merchant {
 const ID = /^[1-9]\d{0,18}$/;
 
 function invalid(field: string, message: string): PayframeError {
-  return new PayframeError('validation_failed', `${field} ${message}`, [{ field, code: 'invalid', message: `${field} ${message}` }]);
+  return new PayframeError('validation_failed', `${field} ${message}`, [
+    { field, code: 'invalid', message: `${field} ${message}` },
+  ]);
 }
 
 /** Validates a logo URL at configuration time (security-requirements.md XSS-2, attack row 7). */
@@ -182,21 +184,29 @@ export class MerchantStore {
   /** True when `key` is this merchant's TransactionKey (constant-time; false for unknown merchants). */
   async verifyKey(q: Queryable, id: string, key: string): Promise<boolean> {
     const stored = ID.test(id) ? await this.transactionKey(q, id) : null;
-    const a = crypto.createHash('sha256').update(stored ?? crypto.randomBytes(32)).digest();
+    const a = crypto
+      .createHash('sha256')
+      .update(stored ?? crypto.randomBytes(32))
+      .digest();
     const b = crypto.createHash('sha256').update(key).digest();
     return crypto.timingSafeEqual(a, b) && stored !== null;
   }
 
   /** The merchant's TransactionKey in clear, for signing redirects and webhooks only. */
   async transactionKey(q: Queryable, id: string): Promise<string | null> {
-    const { rows } = await q.query<{ k: string }>('select transaction_key_enc as k from merchants where id = $1', [id]);
+    const { rows } = await q.query<{ k: string }>(
+      'select transaction_key_enc as k from merchants where id = $1',
+      [id],
+    );
     return rows[0] ? this.secrets.decrypt(rows[0].k) : null;
   }
 
   /** The merchant's sandbox card-reader key (hex), for GetCardDetailsFromEncryptedData. */
   async readerKey(q: Queryable, id: string): Promise<string | null> {
     if (!ID.test(id)) return null;
-    const { rows } = await q.query<{ k: string }>('select reader_key_enc as k from merchants where id = $1', [id]);
+    const { rows } = await q.query<{ k: string }>('select reader_key_enc as k from merchants where id = $1', [
+      id,
+    ]);
     return rows[0] ? this.secrets.decrypt(rows[0].k) : null;
   }
 }

@@ -21,5 +21,9 @@ export async function getCardDetailsFromEncryptedData(
   const merchantId = actOn(call.principal, params.merchantID);
   const readerKeyHex = await deps.merchants.readerKey(deps.db, merchantId);
   if (!readerKeyHex) throw new PayframeError('not_found', 'No merchant matches this request.');
-  return cardDetailsFromEncryptedData({ encryptedData: params.encryptedData, deviceName: params.deviceName, readerKeyHex });
+  return cardDetailsFromEncryptedData({
+    encryptedData: params.encryptedData,
+    deviceName: params.deviceName,
+    readerKeyHex,
+  });
 }

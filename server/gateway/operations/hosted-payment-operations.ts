@@ -4,11 +4,11 @@
  * expired or already paid.
  */
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
+import { fromCents } from '../../../shared/money.ts';
 import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import type { CheckoutSession } from '../sessions/checkout-session-store.ts';
-import { fromCents } from '../../../shared/money.ts';
 
 export function checkoutUrl(deps: GatewayDeps, token: string): string {
   return `${deps.publicUrl}/pay/${token}`;
@@ -22,7 +22,8 @@ export async function createHostedPayment(
   const r = params.request;
   if (!r) throw new PayframeError('invalid_request', 'The request element is required.');
   const merchantId = actOn(call.principal, r.MerchantID);
-  if (call.principal.kind !== 'merchant') throw new PayframeError('forbidden', 'Only a merchant may create checkout sessions.');
+  if (call.principal.kind !== 'merchant')
+    throw new PayframeError('forbidden', 'Only a merchant may create checkout sessions.');
   // DESIGN.md §6: a TransactionKey inside a message must match too.
   if (r.TransactionKey && !(await deps.merchants.verifyKey(deps.db, merchantId, r.TransactionKey))) {
     throw new PayframeError('forbidden', 'The TransactionKey in the message does not match the credential.');
@@ -76,8 +77,10 @@ export async function getHostedPaymentDetails(
 ): Promise<OperationResult<'GetHostedPaymentDetails'>> {
   const token = params.token?.trim() ?? '';
   const session = token ? await deps.sessions.getByToken(deps.db, token) : null;
-  const visible = session && (call.principal.kind !== 'merchant' || call.principal.merchantId === session.merchantId);
-  if (!session || !visible) return { Success: false, Message: 'This checkout session does not exist.', Amount: '0.00' };
+  const visible =
+    session && (call.principal.kind !== 'merchant' || call.principal.merchantId === session.merchantId);
+  if (!session || !visible)
+    return { Success: false, Message: 'This checkout session does not exist.', Amount: '0.00' };
   const merchant = await deps.merchants.get(deps.db, session.merchantId);
   const base = {
     Amount: fromCents(session.amountCents),

@@ -46,9 +46,13 @@ export async function getMerchantDetails(
   const merchantId = params.merchantId?.trim() ?? '';
   const code = params.code?.trim() ?? '';
   if (!merchantId && !code) {
-    throw new PayframeError('invalid_request', 'Give merchantId, or code (a public merchant code or a checkout-session token).');
+    throw new PayframeError(
+      'invalid_request',
+      'Give merchantId, or code (a public merchant code or a checkout-session token).',
+    );
   }
-  if (merchantId && !/^\d{1,19}$/.test(merchantId)) throw new PayframeError('invalid_request', 'merchantId must be a number.');
+  if (merchantId && !/^\d{1,19}$/.test(merchantId))
+    throw new PayframeError('invalid_request', 'merchantId must be a number.');
   const merchant = await findMerchant(deps, merchantId, code);
   // A merchant sees only itself; asking about another says nothing about whether it exists.
   if (call.principal.kind === 'merchant' && merchant?.id !== call.principal.merchantId) {

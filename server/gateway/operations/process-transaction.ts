@@ -8,7 +8,6 @@
 import crypto from 'node:crypto';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { AmountError, fromCents, toPositiveCents } from '../../../shared/money.ts';
-import { validateCard } from '../vault/card-checks.ts';
 import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
@@ -17,16 +16,27 @@ import { type Request, RequestProblem, resolveSource, sourceSummary } from '../p
 import { checkSchedule, createSchedule, type Schedule } from '../payments/recurring-schedule.ts';
 import { runSale } from '../payments/sale.ts';
 import type { TransactionRow } from '../payments/transaction-rows.ts';
+import { validateCard } from '../vault/card-checks.ts';
 
 type Response = OperationResult<'ProcessTransaction'>;
 const TYPES = new Set(['sale', 'auth', 'capture', 'void', 'refund']);
 
 function echo(r: Request): Partial<Response> {
-  return { CustomValue1: r.CustomValue1 ?? undefined, CustomValue2: r.CustomValue2 ?? undefined, CustomValue3: r.CustomValue3 ?? undefined };
+  return {
+    CustomValue1: r.CustomValue1 ?? undefined,
+    CustomValue2: r.CustomValue2 ?? undefined,
+    CustomValue3: r.CustomValue3 ?? undefined,
+  };
 }
 
 function fromProblem(p: RequestProblem, r: Request, now: Date): Response {
-  return { TransactionID: '0', ResponseCode: p.responseCode, ResponseMessage: p.message, TransactionDate: now.toISOString(), ...echo(r) };
+  return {
+    TransactionID: '0',
+    ResponseCode: p.responseCode,
+    ResponseMessage: p.message,
+    TransactionDate: now.toISOString(),
+    ...echo(r),
+  };
 }
 
 function fromRow(row: TransactionRow, r: Request, extra: Partial<Response> = {}): Response {
@@ -44,7 +54,11 @@ function fromRow(row: TransactionRow, r: Request, extra: Partial<Response> = {})
 
 async function newToken(deps: GatewayDeps, merchantId: string, cardId: string): Promise<string> {
   const token = `tok_${crypto.randomBytes(18).toString('base64url')}`;
-  await deps.db.query('insert into card_tokens (token, merchant_id, card_id) values ($1, $2, $3)', [token, merchantId, cardId]);
+  await deps.db.query('insert into card_tokens (token, merchant_id, card_id) values ($1, $2, $3)', [
+    token,
+    merchantId,
+    cardId,
+  ]);
   return token;
 }
 
@@ -57,9 +71,22 @@ function recurringFields(s: Schedule): Partial<Response> {
   };
 }
 
-async function sale(deps: GatewayDeps, call: GatewayCall, merchantId: string, type: 'sale' | 'auth', r: Request): Promise<Response> {
+async function sale(
+  deps: GatewayDeps,
+  call: GatewayCall,
+  merchantId: string,
+  type: 'sale' | 'auth',
+  r: Request,
+): Promise<Response> {
   const now = deps.now();
-  if (r.IsRecurring) checkSchedule({ amount: r.RecurringAmount, start: r.RecurringStartDate, end: r.RecurringEndDate, frequency: r.RecurringFrequency, now });
+  if (r.IsRecurring)
+    checkSchedule({
+      amount: r.RecurringAmount,
+      start: r.RecurringStartDate,
+      end: r.RecurringEndDate,
+      frequency: r.RecurringFrequency,
+      now,
+    });
   const acting = call.principal.kind === 'merchant' ? call.principal.merchantId : null;
   const out = await runSale(deps, merchantId, type, r, r.HostedPaymentToken?.trim() || null, acting);
   const summary = sourceSummary(out.source);
@@ -75,7 +102,11 @@ async function sale(deps: GatewayDeps, call: GatewayCall, merchantId: string, ty
     };
   }
   const extra: Partial<Response> = {
-    ResponseMessageDetail: out.detail ?? (out.row.approvedCents < out.row.amountCents && out.result.approved ? `Approved ${fromCents(out.row.approvedCents)} of ${fromCents(out.row.amountCents)}.` : undefined),
+    ResponseMessageDetail:
+      out.detail ??
+      (out.row.approvedCents < out.row.amountCents && out.result.approved
+        ? `Approved ${fromCents(out.row.approvedCents)} of ${fromCents(out.row.amountCents)}.`
+        : undefined),
     AvsResponse: out.result.avsMessage,
     MaskedCardNumber: summary.masked,
   };
@@ -104,7 +135,12 @@ async function sale(deps: GatewayDeps, call: GatewayCall, merchantId: string, ty
   return fromRow(out.row, r, extra);
 }
 
-async function testRequest(deps: GatewayDeps, merchantId: string, type: string, r: Request): Promise<Response> {
+async function testRequest(
+  deps: GatewayDeps,
+  merchantId: string,
+  type: string,
+  r: Request,
+): Promise<Response> {
   // Validates what it can without recording anything, vaulting the card, or moving money.
   if (type === 'sale' || type === 'auth') {
     if (!r.HostedPaymentToken?.trim()) {
@@ -118,7 +154,10 @@ async function testRequest(deps: GatewayDeps, merchantId: string, type: string, 
     if (r.IsAchTransaction || r.SaveCardID?.trim()) {
       await resolveSource(deps.db, deps, merchantId, r); // ACH checks and token look-ups store nothing
     } else {
-      const checked = validateCard({ number: r.CardNumber ?? '', expiry: r.ExpirationDate ?? '', cvv: r.CVV2?.trim() || null }, deps.now());
+      const checked = validateCard(
+        { number: r.CardNumber ?? '', expiry: r.ExpirationDate ?? '', cvv: r.CVV2?.trim() || null },
+        deps.now(),
+      );
       if (!checked.ok) throw new RequestProblem(checked.reason === 'expired' ? '54' : '14', checked.message);
     }
   }
@@ -140,15 +179,26 @@ export async function processTransaction(
   if (!r) throw new PayframeError('invalid_request', 'The request element is required.');
   const hosted = r.HostedPaymentToken?.trim();
   if (call.principal.kind === 'service' && !hosted) {
-    throw new PayframeError('forbidden', 'The service credential may only pay checkout sessions (HostedPaymentToken).');
+    throw new PayframeError(
+      'forbidden',
+      'The service credential may only pay checkout sessions (HostedPaymentToken).',
+    );
   }
   const merchantId = call.principal.kind === 'service' ? '0' : actOn(call.principal, r.MerchantID);
-  if (call.principal.kind === 'merchant' && r.TransactionKey && !(await deps.merchants.verifyKey(deps.db, merchantId, r.TransactionKey))) {
+  if (
+    call.principal.kind === 'merchant' &&
+    r.TransactionKey &&
+    !(await deps.merchants.verifyKey(deps.db, merchantId, r.TransactionKey))
+  ) {
     throw new PayframeError('forbidden', 'The TransactionKey in the message does not match the credential.');
   }
   const type = (r.TransactionType?.trim() || 'sale').toLowerCase();
   try {
-    if (!TYPES.has(type)) throw new RequestProblem('12', `Unknown TransactionType '${r.TransactionType}'. Use sale, auth, capture, void or refund.`);
+    if (!TYPES.has(type))
+      throw new RequestProblem(
+        '12',
+        `Unknown TransactionType '${r.TransactionType}'. Use sale, auth, capture, void or refund.`,
+      );
     if (r.TestRequest) return await testRequest(deps, merchantId, type, r);
     if (r.IsPartialRevesal) return fromRow(await runFollowOn(deps, merchantId, 'reversal', r), r);
     if (type === 'sale' || type === 'auth') return await sale(deps, call, merchantId, type, r);

@@ -18,13 +18,17 @@ function instant(value: string, endOfDay: boolean): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) v = `${v}T${endOfDay ? '23:59:59.999' : '00:00:00'}`;
   if (!/([zZ]|[+-]\d\d:\d\d)$/.test(v)) v = `${v}Z`;
   const d = new Date(v);
-  if (Number.isNaN(d.getTime())) throw new PayframeError('invalid_request', `'${value}' is not a date and time this operation can use.`);
+  if (Number.isNaN(d.getTime()))
+    throw new PayframeError('invalid_request', `'${value}' is not a date and time this operation can use.`);
   return d;
 }
 
 /** ASMX writes a database time as an Unspecified dateTime: no offset (asmx-compatibility.md §1.5). */
 function unspecified(d: Date): string {
-  return d.toISOString().replace(/\.?0*Z$/, '').replace(/(\.\d*?)0+$/, '$1');
+  return d
+    .toISOString()
+    .replace(/\.?0*Z$/, '')
+    .replace(/(\.\d*?)0+$/, '$1');
 }
 
 export async function getTransactionHistories(
@@ -35,7 +39,8 @@ export async function getTransactionHistories(
   const merchantId = actOn(call.principal, params.merchantID);
   const start = instant(params.startDate, false);
   const end = instant(params.endDate, true);
-  if (end.getTime() < start.getTime()) throw new PayframeError('invalid_request', 'endDate is before startDate.');
+  if (end.getTime() < start.getTime())
+    throw new PayframeError('invalid_request', 'endDate is before startDate.');
   if (end.getTime() - start.getTime() > MAX_RANGE_DAYS * 86_400_000) {
     throw new PayframeError('invalid_request', `The date range may span at most ${MAX_RANGE_DAYS} days.`);
   }
@@ -49,7 +54,10 @@ export async function getTransactionHistories(
     [merchantId, start, end, MAX_HISTORY_ROWS + 1],
   );
   if (rows.length > MAX_HISTORY_ROWS) {
-    throw new PayframeError('invalid_request', `More than ${MAX_HISTORY_ROWS} transactions match: ask for a shorter date range.`);
+    throw new PayframeError(
+      'invalid_request',
+      `More than ${MAX_HISTORY_ROWS} transactions match: ask for a shorter date range.`,
+    );
   }
   return rows.map((t) => ({
     TransactionHistoryID: String(t.id),

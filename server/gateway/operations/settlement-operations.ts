@@ -12,7 +12,8 @@ import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 
 /** Approved money movements that settle: sales, captures and refunds not yet in a batch or voided. */
-const SETTLEABLE = "status = 'approved' and kind in ('sale', 'capture', 'refund') and batch_id is null and not voided and settlement_status = 'Pending'";
+const SETTLEABLE =
+  "status = 'approved' and kind in ('sale', 'capture', 'refund') and batch_id is null and not voided and settlement_status = 'Pending'";
 
 export async function settleTransaction(
   params: OperationParams<'SettleTransaction'>,
@@ -21,7 +22,8 @@ export async function settleTransaction(
 ): Promise<OperationResult<'SettleTransaction'>> {
   const r = params.request;
   const merchantId = actOn(call.principal, r?.MerchantID?.trim() || undefined);
-  if (!/^\d{1,19}$/.test(merchantId)) throw new PayframeError('invalid_request', 'MerchantID must be a number.');
+  if (!/^\d{1,19}$/.test(merchantId))
+    throw new PayframeError('invalid_request', 'MerchantID must be a number.');
   const transactionId = r?.TransactionID?.trim() || null;
   if (transactionId !== null && !/^\d{1,19}$/.test(transactionId)) {
     throw new PayframeError('invalid_request', 'TransactionID must be a number.');
@@ -29,7 +31,9 @@ export async function settleTransaction(
   return deps.db.transaction(async (tx) => {
     const lock = await tx.query('select id from merchants where id = $1 for update', [merchantId]);
     if (lock.rowCount === 0) throw new PayframeError('not_found', 'No merchant matches this request.');
-    const where = transactionId ? `${SETTLEABLE} and merchant_id = $1 and id = $2` : `${SETTLEABLE} and merchant_id = $1`;
+    const where = transactionId
+      ? `${SETTLEABLE} and merchant_id = $1 and id = $2`
+      : `${SETTLEABLE} and merchant_id = $1`;
     const { rows } = await tx.query<{ id: string; kind: string; approved_amount: string }>(
       `select id, kind, approved_amount from transactions where ${where} order by id for update`,
       transactionId ? [merchantId, transactionId] : [merchantId],
@@ -55,11 +59,14 @@ export async function settleTransaction(
       'insert into batches (merchant_id, batch_number, settlement_id) values ($1, $2, $3) returning id',
       [merchantId, batchNumber, settlementId],
     );
-    await tx.query(`update transactions set batch_id = $1, settlement_status = 'Settled' where id = any($2::bigint[])`, [
-      b[0]!.id,
-      rows.map((row) => row.id),
-    ]);
-    const net = rows.reduce((sum, row) => sum + (row.kind === 'refund' ? -1n : 1n) * toCents(row.approved_amount), 0n);
+    await tx.query(
+      `update transactions set batch_id = $1, settlement_status = 'Settled' where id = any($2::bigint[])`,
+      [b[0]!.id, rows.map((row) => row.id)],
+    );
+    const net = rows.reduce(
+      (sum, row) => sum + (row.kind === 'refund' ? -1n : 1n) * toCents(row.approved_amount),
+      0n,
+    );
     return {
       MerchantID: merchantId,
       ResponseCode: '00',

@@ -30,47 +30,82 @@ function remaining(kind: FollowOnKind, o: TransactionRow): bigint {
   switch (kind) {
     case 'capture':
     case 'reversal':
-      if (o.kind !== 'auth') throw new RequestProblem('12', `Only an auth can be ${kind === 'capture' ? 'captured' : 'partially reversed'}.`);
+      if (o.kind !== 'auth')
+        throw new RequestProblem(
+          '12',
+          `Only an auth can be ${kind === 'capture' ? 'captured' : 'partially reversed'}.`,
+        );
       return o.approvedCents - o.capturedCents - o.reversedCents;
     case 'void':
-      if (o.kind !== 'auth' && o.kind !== 'sale' && o.kind !== 'capture') throw new RequestProblem('12', 'Only an auth, sale or capture can be voided.');
-      if (o.batchId !== null) throw new RequestProblem('12', 'The transaction is settled; refund it instead.');
-      if (o.capturedCents > 0n || o.refundedCents > 0n) throw new RequestProblem('12', 'The transaction has captures or refunds; it cannot be voided.');
+      if (o.kind !== 'auth' && o.kind !== 'sale' && o.kind !== 'capture')
+        throw new RequestProblem('12', 'Only an auth, sale or capture can be voided.');
+      if (o.batchId !== null)
+        throw new RequestProblem('12', 'The transaction is settled; refund it instead.');
+      if (o.capturedCents > 0n || o.refundedCents > 0n)
+        throw new RequestProblem('12', 'The transaction has captures or refunds; it cannot be voided.');
       return o.approvedCents;
     case 'refund':
-      if (o.kind !== 'sale' && o.kind !== 'capture') throw new RequestProblem('12', 'Only a sale or a capture can be refunded.');
+      if (o.kind !== 'sale' && o.kind !== 'capture')
+        throw new RequestProblem('12', 'Only a sale or a capture can be refunded.');
       return o.approvedCents - o.refundedCents;
   }
 }
 
-export async function runFollowOn(deps: GatewayDeps, merchantId: string, kind: FollowOnKind, r: Request): Promise<TransactionRow> {
+export async function runFollowOn(
+  deps: GatewayDeps,
+  merchantId: string,
+  kind: FollowOnKind,
+  r: Request,
+): Promise<TransactionRow> {
   const originalId = r.OriginalTransactionID;
-  if (!originalId || originalId === '0') throw new RequestProblem('12', `OriginalTransactionID is required for a ${kind}.`);
+  if (!originalId || originalId === '0')
+    throw new RequestProblem('12', `OriginalTransactionID is required for a ${kind}.`);
   const asked =
-    kind === 'reversal' ? optionalCents(r.SettlementAmount, 'SettlementAmount') : kind === 'void' ? null : optionalCents(r.Amount, 'Amount');
+    kind === 'reversal'
+      ? optionalCents(r.SettlementAmount, 'SettlementAmount')
+      : kind === 'void'
+        ? null
+        : optionalCents(r.Amount, 'Amount');
 
   // Reserve the amount under a row lock, record the follow-on, then tell the processor.
   const { row, original } = await deps.db.transaction(async (tx) => {
     const o = await getTransaction(tx, merchantId, originalId, { forUpdate: true });
-    if (!o) throw new RequestProblem('12', 'OriginalTransactionID does not name a transaction of this merchant.');
+    if (!o)
+      throw new RequestProblem('12', 'OriginalTransactionID does not name a transaction of this merchant.');
     const left = remaining(kind, o);
     let cents: bigint;
     if (kind === 'reversal') {
       // SettlementAmount is what stays authorised; the rest of the auth is given back.
       const keep = asked ?? 0n;
-      if (keep > left) throw new RequestProblem('13', `SettlementAmount is more than the ${fromCents(left)} still authorised.`);
+      if (keep > left)
+        throw new RequestProblem(
+          '13',
+          `SettlementAmount is more than the ${fromCents(left)} still authorised.`,
+        );
       cents = left - keep;
-      if (cents === 0n) throw new RequestProblem('13', 'Nothing to reverse: SettlementAmount keeps the whole authorisation.');
+      if (cents === 0n)
+        throw new RequestProblem('13', 'Nothing to reverse: SettlementAmount keeps the whole authorisation.');
     } else {
       cents = asked ?? left;
-      if (cents > left) throw new RequestProblem('13', `Amount is more than the ${fromCents(left)} that remains.`);
+      if (cents > left)
+        throw new RequestProblem('13', `Amount is more than the ${fromCents(left)} that remains.`);
       if (cents <= 0n) throw new RequestProblem('13', 'Nothing remains to use on the original transaction.');
     }
-    const column = { capture: 'captured_amount', refund: 'refunded_amount', reversal: 'reversed_amount', void: null }[kind];
+    const column = {
+      capture: 'captured_amount',
+      refund: 'refunded_amount',
+      reversal: 'reversed_amount',
+      void: null,
+    }[kind];
     if (column) {
-      await tx.query(`update transactions set ${column} = ${column} + $2 where id = $1`, [o.id, fromCents(cents)]);
+      await tx.query(`update transactions set ${column} = ${column} + $2 where id = $1`, [
+        o.id,
+        fromCents(cents),
+      ]);
     } else {
-      await tx.query("update transactions set voided = true, settlement_status = 'Voided' where id = $1", [o.id]);
+      await tx.query("update transactions set voided = true, settlement_status = 'Voided' where id = $1", [
+        o.id,
+      ]);
     }
     if (kind === 'refund' && o.refundedCents + cents === o.approvedCents) {
       await tx.query("update transactions set settlement_status = 'Refunded' where id = $1", [o.id]);
@@ -86,7 +121,12 @@ export async function runFollowOn(deps: GatewayDeps, merchantId: string, kind: F
       cardId: o.cardId,
       nameOnCard: o.nameOnCard,
       responseCode: '00',
-      responseMessage: { capture: 'Captured', void: 'Voided', refund: 'Refunded', reversal: 'Partially reversed' }[kind],
+      responseMessage: {
+        capture: 'Captured',
+        void: 'Voided',
+        refund: 'Refunded',
+        reversal: 'Partially reversed',
+      }[kind],
       customValues: [r.CustomValue1, r.CustomValue2, r.CustomValue3],
       processorReference: null,
     });

@@ -40,22 +40,36 @@ function achSource(r: Request): Source {
   if (!/^\d{9}$/.test(routing) || !abaRoutingValid(routing)) {
     throw new RequestProblem('14', 'The routing number is not a valid ABA routing number.');
   }
-  if (!/^\d{4,17}$/.test(account)) throw new RequestProblem('14', 'The account number must be 4 to 17 digits.');
+  if (!/^\d{4,17}$/.test(account))
+    throw new RequestProblem('14', 'The account number must be 4 to 17 digits.');
   const type = (r.AccountType || r.BankAccountType || 'checking').toLowerCase().replace(/[\s_-]/g, '');
   if (!ACCOUNT_TYPES.has(type)) {
     throw new RequestProblem('12', "AccountType must be 'checking', 'savings' or 'businessChecking'.");
   }
-  return { kind: 'ach', routingNumber: routing, accountNumber: account, accountType: type, nameOnAccount: r.NameOnAccount?.trim() || null };
+  return {
+    kind: 'ach',
+    routingNumber: routing,
+    accountNumber: account,
+    accountType: type,
+    nameOnAccount: r.NameOnAccount?.trim() || null,
+  };
 }
 
-async function tokenSource(q: Queryable, deps: GatewayDeps, merchantId: string, token: string, r: Request): Promise<Source> {
+async function tokenSource(
+  q: Queryable,
+  deps: GatewayDeps,
+  merchantId: string,
+  token: string,
+  r: Request,
+): Promise<Source> {
   const { rows } = await q.query<{ card_id: string }>(
     'select card_id from card_tokens where token = $1 and merchant_id = $2',
     [token.trim(), merchantId],
   );
   const card = rows[0] ? await deps.vault.get(q, rows[0].card_id) : null;
   if (!card) throw new RequestProblem('14', 'SaveCardID does not name a stored card of this merchant.');
-  if (isExpired({ month: card.expMonth, year: card.expYear }, deps.now())) throw new RequestProblem('54', 'The stored card has expired.');
+  if (isExpired({ month: card.expMonth, year: card.expYear }, deps.now()))
+    throw new RequestProblem('54', 'The stored card has expired.');
   return { kind: 'card', card, cvv: r.CVV2?.trim() || undefined, fromToken: true };
 }
 
@@ -63,11 +77,20 @@ export function hasCardInput(r: Request): boolean {
   return !!r.CardNumber?.trim();
 }
 
-export async function resolveSource(q: Queryable, deps: GatewayDeps, merchantId: string, r: Request): Promise<Source> {
+export async function resolveSource(
+  q: Queryable,
+  deps: GatewayDeps,
+  merchantId: string,
+  r: Request,
+): Promise<Source> {
   if (r.IsAchTransaction) return achSource(r);
   if (r.SaveCardID?.trim()) return tokenSource(q, deps, merchantId, r.SaveCardID, r);
-  if (!hasCardInput(r)) throw new RequestProblem('30', 'Give CardNumber and ExpirationDate, a SaveCardID, or an ACH account.');
-  const checked = validateCard({ number: r.CardNumber ?? '', expiry: r.ExpirationDate ?? '', cvv: r.CVV2?.trim() || null }, deps.now());
+  if (!hasCardInput(r))
+    throw new RequestProblem('30', 'Give CardNumber and ExpirationDate, a SaveCardID, or an ACH account.');
+  const checked = validateCard(
+    { number: r.CardNumber ?? '', expiry: r.ExpirationDate ?? '', cvv: r.CVV2?.trim() || null },
+    deps.now(),
+  );
   if (!checked.ok) {
     const code = checked.reason === 'expired' ? '54' : checked.reason === 'invalid_cvv' ? 'N7' : '14';
     throw new RequestProblem(code, checked.message);
@@ -82,7 +105,11 @@ export async function resolveSource(q: Queryable, deps: GatewayDeps, merchantId:
   return { kind: 'card', card, cvv: r.CVV2?.trim() || undefined, fromToken: false };
 }
 
-export function sourceSummary(s: Source): { method: 'card' | 'ach'; masked: string; nameOnCard: string | null } {
+export function sourceSummary(s: Source): {
+  method: 'card' | 'ach';
+  masked: string;
+  nameOnCard: string | null;
+} {
   return s.kind === 'card'
     ? { method: 'card', masked: s.card.masked, nameOnCard: s.card.nameOnCard }
     : { method: 'ach', masked: maskAccount(s.accountNumber), nameOnCard: s.nameOnAccount };

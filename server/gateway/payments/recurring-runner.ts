@@ -5,10 +5,11 @@
  * schedule moves on, all in one commit — and only then is the processor called, with a reference
  * made of the schedule and due date, so a run cut short and retried cannot charge twice.
  */
+
+import { toCents } from '../../../shared/money.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { nextDate, parseFrequency } from './recurring-schedule.ts';
 import { insertTransaction } from './transaction-rows.ts';
-import { toCents } from '../../../shared/money.ts';
 
 interface DueRun {
   scheduleId: string;
@@ -51,7 +52,7 @@ async function claimNext(deps: GatewayDeps, now: Date): Promise<DueRun | 'alread
     );
     if (claimed.rowCount === 0) return 'already-ran';
     const run: DueRun = {
-      scheduleId: String(s.id), 
+      scheduleId: String(s.id),
       merchantId: String(s.merchant_id),
       cardId: s.card_id as string,
       amount: s.amount as string,
@@ -107,14 +108,23 @@ async function finishInterrupted(deps: GatewayDeps, now: Date, report: RunReport
     [new Date(now.getTime() - 60_000)],
   );
   for (const r of rows) {
-    const run: DueRun = { scheduleId: String(r.schedule_id), merchantId: String(r.merchant_id), cardId: String(r.card_id), amount: String(r.amount), dueDate: r.due_date as Date };
+    const run: DueRun = {
+      scheduleId: String(r.schedule_id),
+      merchantId: String(r.merchant_id),
+      cardId: String(r.card_id),
+      amount: String(r.amount),
+      dueDate: r.due_date as Date,
+    };
     // The same reference as the interrupted attempt: the processor answers it without charging again.
     if (await charge(deps, run)) report.charged++;
     else report.declined++;
   }
 }
 
-export async function runDueSchedules(deps: GatewayDeps, options: { now?: Date; limit?: number } = {}): Promise<RunReport> {
+export async function runDueSchedules(
+  deps: GatewayDeps,
+  options: { now?: Date; limit?: number } = {},
+): Promise<RunReport> {
   const now = options.now ?? deps.now();
   const report: RunReport = { charged: 0, declined: 0 };
   await finishInterrupted(deps, now, report);

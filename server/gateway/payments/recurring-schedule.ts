@@ -20,9 +20,15 @@ export const FREQUENCIES = {
 export type Frequency = keyof typeof FREQUENCIES;
 
 export function parseFrequency(value: string | null | undefined): Frequency {
-  const f = (value ?? '').trim().toLowerCase().replace(/[\s_-]/g, '');
+  const f = (value ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]/g, '');
   if (!Object.hasOwn(FREQUENCIES, f)) {
-    throw new RequestProblem('12', `RecurringFrequency must be one of: ${Object.keys(FREQUENCIES).join(', ')}.`);
+    throw new RequestProblem(
+      '12',
+      `RecurringFrequency must be one of: ${Object.keys(FREQUENCIES).join(', ')}.`,
+    );
   }
   return f as Frequency;
 }
@@ -72,7 +78,9 @@ export interface Schedule {
 }
 
 /** Checks the Recurring* fields before any money moves. */
-export function checkSchedule(input: Omit<ScheduleInput, 'cardId' | 'token' | 'originTransactionId' | 'merchantId'>) {
+export function checkSchedule(
+  input: Omit<ScheduleInput, 'cardId' | 'token' | 'originTransactionId' | 'merchantId'>,
+) {
   const frequency = parseFrequency(input.frequency);
   let cents: bigint;
   try {
@@ -84,8 +92,10 @@ export function checkSchedule(input: Omit<ScheduleInput, 'cardId' | 'token' | 'o
   const start = parseDate(input.start, 'RecurringStartDate');
   const end = parseDate(input.end, 'RecurringEndDate');
   // The first charge is this payment; the schedule's next one is one period after the start.
-  const first = start && start.getTime() > input.now.getTime() ? start : nextDate(start ?? input.now, frequency);
-  if (end && end.getTime() < first.getTime()) throw new RequestProblem('12', 'RecurringEndDate is before the first recurring charge.');
+  const first =
+    start && start.getTime() > input.now.getTime() ? start : nextDate(start ?? input.now, frequency);
+  if (end && end.getTime() < first.getTime())
+    throw new RequestProblem('12', 'RecurringEndDate is before the first recurring charge.');
   return { frequency, cents, first, end };
 }
 
@@ -110,5 +120,11 @@ export async function createSchedule(q: Queryable, input: ScheduleInput): Promis
       input.originTransactionId,
     ],
   );
-  return { id: String(rows[0]!.id), amount: fromCents(cents), nextProcessDate: first, endDate: end, frequency };
+  return {
+    id: String(rows[0]!.id),
+    amount: fromCents(cents),
+    nextProcessDate: first,
+    endDate: end,
+    frequency,
+  };
 }

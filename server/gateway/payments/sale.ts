@@ -28,7 +28,8 @@ function amountOf(r: Request, sessionCents: bigint | null): bigint {
       try {
         given = toPositiveCents(r.Amount);
       } catch {}
-      if (given !== sessionCents) throw new RequestProblem('13', 'Amount does not match the checkout session.');
+      if (given !== sessionCents)
+        throw new RequestProblem('13', 'Amount does not match the checkout session.');
     }
     return sessionCents;
   }
@@ -40,7 +41,14 @@ function amountOf(r: Request, sessionCents: bigint | null): bigint {
   }
 }
 
-async function authorize(deps: GatewayDeps, source: Source, reference: string, cents: bigint, r: Request, authenticated: boolean) {
+async function authorize(
+  deps: GatewayDeps,
+  source: Source,
+  reference: string,
+  cents: bigint,
+  r: Request,
+  authenticated: boolean,
+) {
   if (source.kind === 'ach') {
     return deps.processor.debitAch({
       reference,
@@ -64,19 +72,38 @@ async function authorize(deps: GatewayDeps, source: Source, reference: string, c
 }
 
 /** Verifies CAVV/ECI/XID/DirectoryServerTransactionId when the request carries them. */
-async function threeDsAuthenticated(deps: GatewayDeps, merchantId: string, source: Source, cents: bigint, r: Request) {
+async function threeDsAuthenticated(
+  deps: GatewayDeps,
+  merchantId: string,
+  source: Source,
+  cents: bigint,
+  r: Request,
+) {
   if (!r.CAVV && !r.XID && !r.DirectoryServerTransactionId) return { authenticated: false };
-  if (source.kind !== 'card') throw new RequestProblem('12', '3-D Secure values apply to card payments only.');
+  if (source.kind !== 'card')
+    throw new RequestProblem('12', '3-D Secure values apply to card payments only.');
   const check = await deps.threeDs.verifyAuthentication(
     deps.db,
-    { cavv: r.CAVV ?? '', eci: r.ECI ?? '', xid: r.XID ?? '', dsTransactionId: r.DirectoryServerTransactionId ?? '' },
+    {
+      cavv: r.CAVV ?? '',
+      eci: r.ECI ?? '',
+      xid: r.XID ?? '',
+      dsTransactionId: r.DirectoryServerTransactionId ?? '',
+    },
     { merchantId, cardFingerprint: source.card.fingerprint, amountCents: cents },
   );
   if (!check.ok) return { authenticated: false, failure: check.reason };
   return { authenticated: true };
 }
 
-export async function runSale(deps: GatewayDeps, merchantId: string, kind: Extract<Kind, 'sale' | 'auth'>, r: Request, sessionToken: string | null, actingMerchant: string | null): Promise<SaleOutcome> {
+export async function runSale(
+  deps: GatewayDeps,
+  merchantId: string,
+  kind: Extract<Kind, 'sale' | 'auth'>,
+  r: Request,
+  sessionToken: string | null,
+  actingMerchant: string | null,
+): Promise<SaleOutcome> {
   let claim: Claim | null = null;
   let sessionCents: bigint | null = null;
   if (sessionToken) {
@@ -91,10 +118,14 @@ export async function runSale(deps: GatewayDeps, merchantId: string, kind: Extra
   const cents = amountOf(r, sessionCents);
   const merchant = await deps.merchants.get(deps.db, merchantId);
   if (!merchant) throw new RequestProblem('03', 'Unknown merchant.');
-  if (r.IsAchTransaction && kind === 'auth') throw new RequestProblem('12', 'ACH payments are sales only; auth is for cards.');
+  if (r.IsAchTransaction && kind === 'auth')
+    throw new RequestProblem('12', 'ACH payments are sales only; auth is for cards.');
   const method = r.IsAchTransaction ? 'ach' : 'card';
   if (!merchant.paymentMethods.includes(method)) {
-    throw new RequestProblem('57', `This merchant does not accept ${method === 'ach' ? 'bank account' : 'card'} payments.`);
+    throw new RequestProblem(
+      '57',
+      `This merchant does not accept ${method === 'ach' ? 'bank account' : 'card'} payments.`,
+    );
   }
   const source = await resolveSource(deps.db, deps, merchantId, r);
   const threeDs = await threeDsAuthenticated(deps, merchantId, source, cents, r);
@@ -104,7 +135,12 @@ export async function runSale(deps: GatewayDeps, merchantId: string, kind: Extra
   let result: ProcessorResult;
   try {
     if (threeDs.failure) {
-      result = { approved: false, responseCode: '65', responseMessage: `3-D Secure authentication was not accepted (${threeDs.failure.replace('_', ' ')}).`, approvedAmountCents: 0n };
+      result = {
+        approved: false,
+        responseCode: '65',
+        responseMessage: `3-D Secure authentication was not accepted (${threeDs.failure.replace('_', ' ')}).`,
+        approvedAmountCents: 0n,
+      };
     } else if (claim?.kind === 'recovered') {
       result = claim.result;
     } else {
@@ -118,17 +154,41 @@ export async function runSale(deps: GatewayDeps, merchantId: string, kind: Extra
   if (result.challengeRequired && source.kind === 'card') {
     if (claim) await releaseClaim(deps.db, claim.session.id, null);
     if (merchant.threeDsEnrolled) {
-      const challenge = await deps.threeDs.createChallenge(deps.db, { merchantId, cardFingerprint: source.card.fingerprint, amountCents: cents });
-      return { row: null, source, result: { ...result, responseCode: '65', responseMessage: 'Authentication required' }, challengeUrl: `${deps.publicUrl}${challenge.url}` };
+      const challenge = await deps.threeDs.createChallenge(deps.db, {
+        merchantId,
+        cardFingerprint: source.card.fingerprint,
+        amountCents: cents,
+      });
+      return {
+        row: null,
+        source,
+        result: { ...result, responseCode: '65', responseMessage: 'Authentication required' },
+        challengeUrl: `${deps.publicUrl}${challenge.url}`,
+      };
     }
-    result = { ...result, approved: false, responseCode: '65', responseMessage: 'The card requires 3-D Secure, which this merchant does not use.' };
+    result = {
+      ...result,
+      approved: false,
+      responseCode: '65',
+      responseMessage: 'The card requires 3-D Secure, which this merchant does not use.',
+    };
   }
 
   let detail: string | undefined;
   if (claim && result.approved && result.approvedAmountCents < cents) {
     // A checkout session is paid in full or not at all: give a partial approval back at once.
-    await deps.processor.voidAuthorization({ reference: `${reference}-void`, originalReference: reference, amountCents: result.approvedAmountCents });
-    result = { ...result, approved: false, responseCode: '51', responseMessage: 'The card approved only part of the amount.', approvedAmountCents: 0n };
+    await deps.processor.voidAuthorization({
+      reference: `${reference}-void`,
+      originalReference: reference,
+      amountCents: result.approvedAmountCents,
+    });
+    result = {
+      ...result,
+      approved: false,
+      responseCode: '51',
+      responseMessage: 'The card approved only part of the amount.',
+      approvedAmountCents: 0n,
+    };
     detail = 'The partial approval was reversed.';
   }
 
@@ -141,7 +201,14 @@ export async function runSale(deps: GatewayDeps, merchantId: string, kind: Extra
       amountCents: cents,
       approvedCents: result.approved ? result.approvedAmountCents : 0n,
       cardId: source.kind === 'card' ? source.card.id : null,
-      ach: source.kind === 'ach' ? { routingLast4: source.routingNumber.slice(-4), accountLast4: source.accountNumber.slice(-4), accountType: source.accountType } : null,
+      ach:
+        source.kind === 'ach'
+          ? {
+              routingLast4: source.routingNumber.slice(-4),
+              accountLast4: source.accountNumber.slice(-4),
+              accountType: source.accountType,
+            }
+          : null,
       nameOnCard: source.kind === 'card' ? source.card.nameOnCard : source.nameOnAccount,
       responseCode: result.responseCode,
       responseMessage: result.responseMessage,

@@ -19,39 +19,50 @@ export type Claim =
   /** A cut-short attempt was found charged at the processor: record it instead of charging. */
   | { kind: 'recovered'; reference: string; session: CheckoutSession; result: ProcessorResult };
 
-export async function claimSession(deps: GatewayDeps, token: string, merchantId: string | null): Promise<Claim> {
+export async function claimSession(
+  deps: GatewayDeps,
+  token: string,
+  merchantId: string | null,
+): Promise<Claim> {
   const outcome = await deps.db.transaction(async (tx) => {
     const session = await deps.sessions.getByToken(tx, token, { forUpdate: true });
     if (!session || (merchantId !== null && session.merchantId !== merchantId)) {
       throw new RequestProblem('12', 'HostedPaymentToken does not name a checkout session of this merchant.');
     }
     if (session.status === 'paid') {
-      throw new RequestProblem('94', `This checkout session has already been paid (transaction ${session.transactionId}).`);
+      throw new RequestProblem(
+        '94',
+        `This checkout session has already been paid (transaction ${session.transactionId}).`,
+      );
     }
-    if (session.status !== 'open') throw new RequestProblem('12', `This checkout session is ${session.status}.`);
-    const { rows } = await tx.query<{ claim_reference: string | null; claimed_at: Date | null; attempts: number }>(
-      'select claim_reference, claimed_at, attempts from checkout_sessions where id = $1',
-      [session.id],
-    );
+    if (session.status !== 'open')
+      throw new RequestProblem('12', `This checkout session is ${session.status}.`);
+    const { rows } = await tx.query<{
+      claim_reference: string | null;
+      claimed_at: Date | null;
+      attempts: number;
+    }>('select claim_reference, claimed_at, attempts from checkout_sessions where id = $1', [session.id]);
     const row = rows[0]!;
     if (row.claim_reference && row.claimed_at) {
       const age = deps.now().getTime() - row.claimed_at.getTime();
-      if (age < CLAIM_TIMEOUT_MS) throw new RequestProblem('09', 'A payment for this checkout session is in progress.');
+      if (age < CLAIM_TIMEOUT_MS)
+        throw new RequestProblem('09', 'A payment for this checkout session is in progress.');
       return { kind: 'stale' as const, stale: row.claim_reference, session, attempts: row.attempts };
     }
     const reference = `cs${session.id}-a${row.attempts + 1}`;
-    await tx.query('update checkout_sessions set attempts = attempts + 1, claim_reference = $2, claimed_at = $3 where id = $1', [
-      session.id,
-      reference,
-      deps.now(),
-    ]);
+    await tx.query(
+      'update checkout_sessions set attempts = attempts + 1, claim_reference = $2, claimed_at = $3 where id = $1',
+      [session.id, reference, deps.now()],
+    );
     return { kind: 'claimed' as const, reference, session };
   });
-  if (outcome.kind === 'claimed') return { kind: 'claimed', reference: outcome.reference, session: outcome.session };
+  if (outcome.kind === 'claimed')
+    return { kind: 'claimed', reference: outcome.reference, session: outcome.session };
 
   // Recovery: ask the processor what became of the attempt that never finished.
   const previous = await deps.processor.lookup(outcome.stale);
-  if (previous?.approved) return { kind: 'recovered', reference: outcome.stale, session: outcome.session, result: previous };
+  if (previous?.approved)
+    return { kind: 'recovered', reference: outcome.stale, session: outcome.session, result: previous };
   return deps.db.transaction(async (tx) => {
     const reference = `cs${outcome.session.id}-a${outcome.attempts + 1}`;
     const { rowCount } = await tx.query(
@@ -72,6 +83,8 @@ export async function releaseClaim(q: Queryable, sessionId: string, paidBy: stri
       [sessionId, paidBy],
     );
   } else {
-    await q.query('update checkout_sessions set claim_reference = null, claimed_at = null where id = $1', [sessionId]);
+    await q.query('update checkout_sessions set claim_reference = null, claimed_at = null where id = $1', [
+      sessionId,
+    ]);
   }
 }

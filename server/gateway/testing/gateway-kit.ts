@@ -35,7 +35,12 @@ export interface GatewayWorld {
   close(): Promise<void>;
 }
 
-export async function createMerchant(t: TestApp, db: Database, name: string, threeDsEnrolled: boolean): Promise<TestMerchant> {
+export async function createMerchant(
+  t: TestApp,
+  db: Database,
+  name: string,
+  threeDsEnrolled: boolean,
+): Promise<TestMerchant> {
   const { merchant, transactionKey } = await t.gateway.deps.merchants.create(db, {
     name,
     origins: [SHOP_ORIGIN],
@@ -51,9 +56,16 @@ export async function createMerchant(t: TestApp, db: Database, name: string, thr
   };
 }
 
-export async function openWorld(target: DatabaseTarget, env: Record<string, string> = {}): Promise<GatewayWorld> {
+export async function openWorld(
+  target: DatabaseTarget,
+  env: Record<string, string> = {},
+): Promise<GatewayWorld> {
   const db = await target.open();
-  const t = await buildTestApp(db, { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY, ...env }, { closeDatabase: true });
+  const t = await buildTestApp(
+    db,
+    { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY, ...env },
+    { closeDatabase: true },
+  );
   const a = await createMerchant(t, db, 'Alpha Outfitters', true);
   const b = await createMerchant(t, db, 'Bravo Bikes', false);
   return { db, t, app: t.app, a, b, close: () => t.close() };
@@ -92,9 +104,15 @@ export function faultOf(status: number, body: string, headers: Record<string, un
     status,
     body,
     headers,
-    ...(pick(/<faultcode>([\s\S]*?)<\/faultcode>/) !== undefined ? { faultCode: pick(/<faultcode>([\s\S]*?)<\/faultcode>/) } : {}),
-    ...(pick(/<faultstring>([\s\S]*?)<\/faultstring>/) !== undefined ? { message: pick(/<faultstring>([\s\S]*?)<\/faultstring>/) } : {}),
-    ...(pick(/<ErrorCode[^>]*>([\s\S]*?)<\/ErrorCode>/) !== undefined ? { errorCode: pick(/<ErrorCode[^>]*>([\s\S]*?)<\/ErrorCode>/) } : {}),
+    ...(pick(/<faultcode>([\s\S]*?)<\/faultcode>/) !== undefined
+      ? { faultCode: pick(/<faultcode>([\s\S]*?)<\/faultcode>/) }
+      : {}),
+    ...(pick(/<faultstring>([\s\S]*?)<\/faultstring>/) !== undefined
+      ? { message: pick(/<faultstring>([\s\S]*?)<\/faultstring>/) }
+      : {}),
+    ...(pick(/<ErrorCode[^>]*>([\s\S]*?)<\/ErrorCode>/) !== undefined
+      ? { errorCode: pick(/<ErrorCode[^>]*>([\s\S]*?)<\/ErrorCode>/) }
+      : {}),
   };
 }
 
@@ -140,7 +158,11 @@ export function pay(m: TestMerchant, fields: Record<string, unknown>): { request
 }
 
 /** A card sale's fields: the card, a future expiry, then `fields`. */
-export function card(number: string, amount: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+export function card(
+  number: string,
+  amount: string,
+  fields: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { CardNumber: number, ExpirationDate: futureExpiry(), Amount: amount, ...fields };
 }
 
@@ -154,7 +176,13 @@ export async function completeChallenge(
   app: FastifyInstance,
   challengeUrl: string,
   outcome: 'authenticate' | 'fail' = 'authenticate',
-): Promise<{ status: string; cavv: string | null; eci: string | null; xid: string | null; dsTransactionId: string | null }> {
+): Promise<{
+  status: string;
+  cavv: string | null;
+  eci: string | null;
+  xid: string | null;
+  dsTransactionId: string | null;
+}> {
   const path = new URL(challengeUrl).pathname;
   const post = await app.inject({
     method: 'POST',

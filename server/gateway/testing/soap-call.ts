@@ -25,7 +25,12 @@ export interface SoapReply {
   fault?: string;
 }
 
-export async function soapCall(app: FastifyInstance, op: string, params: Record<string, unknown>, as: As): Promise<SoapReply> {
+export async function soapCall(
+  app: FastifyInstance,
+  op: string,
+  params: Record<string, unknown>,
+  as: As,
+): Promise<SoapReply> {
   const operation = findOperation(op);
   if (!operation) throw new Error(`no operation ${op}`);
   const res = await app.inject({

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.ts';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { registerErrorHandling } from '../../http/error-handler.ts';
 import { databaseTargets } from '../../testing/databases.ts';
 import { threeDsRoutes } from './three-ds-routes.ts';
