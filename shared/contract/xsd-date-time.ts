@@ -113,20 +113,27 @@ function carrySecond(v: XsdDateTime, text: string): XsdDateTime {
     : { ...v, year, month, day, hour, minute, second, ticks: 0 };
 }
 
+/**
+ * A numeric group of a match, or the fallback when the layout has no such group (-1). A plain
+ * function on purpose: this runs for every dateTime written, and closures made per call are costly.
+ */
+function groupNumber(m: RegExpExecArray, i: number, fallback: number): number {
+  const g = i < 0 ? undefined : m[i];
+  return g === undefined ? fallback : Number(g);
+}
+
 /** Parses any AllXsd form; throws ScalarFormatError "The string '…' is not a valid AllXsd value." */
 export function parseXsdDateTime(text: string): XsdDateTime {
   for (const [form, pattern] of FORMS) {
     const m = pattern.exec(text);
     if (m === null) continue;
     const [y, mo, d, t] = LAYOUT[form];
-    const group = (i: number): string | undefined => (i < 0 ? undefined : m[i]);
-    const num = (i: number, fallback: number): number => Number(group(i) ?? fallback);
-    const year = num(y, LEAP_YEAR);
-    const month = num(mo, 1);
-    const day = num(d, 1);
-    const hour = num(t, 0);
-    const minute = num(t < 0 ? -1 : t + 1, 0);
-    const second = num(t < 0 ? -1 : t + 2, 0);
+    const year = groupNumber(m, y, LEAP_YEAR);
+    const month = groupNumber(m, mo, 1);
+    const day = groupNumber(m, d, 1);
+    const hour = groupNumber(m, t, 0);
+    const minute = groupNumber(m, t < 0 ? -1 : t + 1, 0);
+    const second = groupNumber(m, t < 0 ? -1 : t + 2, 0);
     const fraction = t < 0 ? undefined : m[t + 3];
     const zone = m[m.length - 1] ?? null;
     if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) throw invalid(text);
@@ -155,20 +162,30 @@ function printTime(v: XsdDateTime): string {
   return `${pad(v.hour)}:${pad(v.minute)}:${pad(v.second)}${fraction}`;
 }
 
+function printBody(v: XsdDateTime): string {
+  switch (v.form) {
+    case 'dateTime':
+      return `${pad(v.year, 4)}-${pad(v.month)}-${pad(v.day)}T${printTime(v)}`;
+    case 'date':
+      return `${pad(v.year, 4)}-${pad(v.month)}-${pad(v.day)}`;
+    case 'time':
+      return printTime(v);
+    case 'gYearMonth':
+      return `${pad(v.year, 4)}-${pad(v.month)}`;
+    case 'gYear':
+      return pad(v.year, 4);
+    case 'gMonthDay':
+      return `--${pad(v.month)}-${pad(v.day)}`;
+    case 'gMonth':
+      return `--${pad(v.month)}`;
+    case 'gDay':
+      return `---${pad(v.day)}`;
+  }
+}
+
 /** The lexical form of a value in its own XSD form (XsdDateTime.ToString), zone normalised to `Z`. */
 export function printXsdDateTime(v: XsdDateTime): string {
-  const date = `${pad(v.year, 4)}-${pad(v.month)}-${pad(v.day)}`;
-  const body: Record<XsdDateTimeForm, () => string> = {
-    dateTime: () => `${date}T${printTime(v)}`,
-    date: () => date,
-    time: () => printTime(v),
-    gYearMonth: () => `${pad(v.year, 4)}-${pad(v.month)}`,
-    gYear: () => pad(v.year, 4),
-    gMonthDay: () => `--${pad(v.month)}-${pad(v.day)}`,
-    gMonth: () => `--${pad(v.month)}`,
-    gDay: () => `---${pad(v.day)}`,
-  };
-  return `${body[v.form]()}${v.zone ?? ''}`;
+  return `${printBody(v)}${v.zone ?? ''}`;
 }
 
 /**

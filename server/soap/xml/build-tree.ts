@@ -24,24 +24,31 @@ const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
 
 type OrderedNode = Record<string | symbol, unknown>;
 
+// One parser per depth limit, built once: building one costs as much as parsing a small envelope.
+const parsers = new Map<number, XMLParser>();
+
 export function parseOrdered(parserInput: string, maxDepth: number): OrderedNode[] {
-  const parser = new XMLParser({
-    preserveOrder: true,
-    ignoreAttributes: false,
-    attributeNamePrefix: ATTR_MARK,
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: false,
-    processEntities: false,
-    cdataPropName: CDATA,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    removeNSPrefix: false,
-    captureMetaData: true,
-    jPath: false,
-    maxNestedTags: maxDepth + 1,
-    transformTagName: (name) => (name.startsWith(TAG_MARK) ? name : TAG_MARK + name),
-  });
+  let parser = parsers.get(maxDepth);
+  if (!parser) {
+    parser = new XMLParser({
+      preserveOrder: true,
+      ignoreAttributes: false,
+      attributeNamePrefix: ATTR_MARK,
+      parseTagValue: false,
+      parseAttributeValue: false,
+      trimValues: false,
+      processEntities: false,
+      cdataPropName: CDATA,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      removeNSPrefix: false,
+      captureMetaData: true,
+      jPath: false,
+      maxNestedTags: maxDepth + 1,
+      transformTagName: (name) => (name.startsWith(TAG_MARK) ? name : TAG_MARK + name),
+    });
+    parsers.set(maxDepth, parser);
+  }
   return parser.parse(parserInput) as OrderedNode[];
 }
 
