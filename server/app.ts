@@ -42,9 +42,6 @@ export async function buildApp({ config, db, logger, transactionService }: AppOp
   });
   const health: HealthState = { shuttingDown: false };
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   registerSecurityHeaders(app);
   registerErrorHandling(app);
   registerHealthRoutes(app, db, health);

@@ -54,7 +54,11 @@ export function parseOrdered(parserInput: string, maxDepth: number): OrderedNode
 
 export function buildTree(nodes: OrderedNode[], text: string): { root: XmlElement; elementCount: number } {
   const ctx = { scope: new NamespaceScope(), lineStarts: lineStartsOf(text), elementCount: 0 };
-  const roots = nodes.map((node) => toElement(node, ctx)).filter((n) => n !== undefined);
+  const roots: XmlElement[] = [];
+  for (const node of nodes) {
+    const el = toElement(node, ctx);
+    if (el !== undefined) roots.push(el);
+  }
   const root = roots[0];
   if (roots.length !== 1 || root === undefined) throw new XmlReadError('malformed', 'Expected one root');
   return { root, elementCount: ctx.elementCount };
@@ -66,17 +70,28 @@ interface Context {
   elementCount: number;
 }
 
+// Hot path, once per element: plain loops, no closures made per call (under tsx every closure
+// created costs a property definition for its name).
+function tagKey(node: OrderedNode): string | undefined {
+  for (const k in node) if (k.startsWith(TAG_MARK)) return k;
+  return undefined;
+}
+
 function toElement(node: OrderedNode, ctx: Context): XmlElement | undefined {
-  const key = Object.keys(node).find((k) => k.startsWith(TAG_MARK));
+  const key = tagKey(node);
   if (key === undefined) return undefined;
   ctx.elementCount++;
   const { prefix, local } = splitQName(key.slice(TAG_MARK.length));
   if (prefix === 'xmlns') throw new XmlReadError('malformed', 'Element names cannot use the xmlns prefix');
 
-  const raw = Object.entries((node[':@'] ?? {}) as Record<string, string>).map(([name, value]) => ({
-    ...splitQName(name.slice(ATTR_MARK.length)),
-    value: decodeAttributeValue(value),
-  }));
+  const rawAttrs = node[':@'] as Record<string, string> | undefined;
+  const raw: { prefix: string; local: string; value: string }[] = [];
+  if (rawAttrs) {
+    for (const name in rawAttrs) {
+      const q = splitQName(name.slice(ATTR_MARK.length));
+      raw.push({ prefix: q.prefix, local: q.local, value: decodeAttributeValue(rawAttrs[name] as string) });
+    }
+  }
   // Declarations first: they apply to the element's own name and to all of its attributes.
   const declared: string[] = [];
   for (const a of raw) {
@@ -85,14 +100,16 @@ function toElement(node: OrderedNode, ctx: Context): XmlElement | undefined {
   }
 
   const attrs: XmlAttribute[] = [];
-  const expanded = new Set<string>();
+  const expanded = raw.length > 1 ? new Set<string>() : undefined;
   for (const a of raw) {
     const isDeclaration = a.prefix === 'xmlns' || (a.prefix === '' && a.local === 'xmlns');
     const ns = isDeclaration ? XMLNS_NS : a.prefix === '' ? '' : ctx.scope.resolve(a.prefix);
-    // `p:a` and `q:a` with p and q bound to one URI are duplicates (Namespaces in XML §6.3).
-    const id = `${ns} ${a.local}`;
-    if (expanded.has(id)) throw new XmlReadError('malformed', 'Duplicate attribute');
-    expanded.add(id);
+    if (expanded) {
+      // `p:a` and `q:a` with p and q bound to one URI are duplicates (Namespaces in XML §6.3).
+      const id = `${ns} ${a.local}`;
+      if (expanded.has(id)) throw new XmlReadError('malformed', 'Duplicate attribute');
+      expanded.add(id);
+    }
     attrs.push({ ns, local: a.local, prefix: a.prefix, value: a.value });
   }
 
