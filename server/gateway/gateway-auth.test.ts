@@ -36,7 +36,14 @@ function withMerchant(value: unknown, id: string): unknown {
   );
 }
 
-const NEUTRAL: Record<string, unknown> = { string: '', boolean: false, long: '0', int: 0, decimal: '0', dateTime: '2024-01-02T03:04:05' };
+const NEUTRAL: Record<string, unknown> = {
+  string: '',
+  boolean: false,
+  long: '0',
+  int: 0,
+  decimal: '0',
+  dateTime: '2024-01-02T03:04:05',
+};
 
 /** Every parameter present, at a neutral value (empty strings, so no TransactionKey), acting on merchant `id`. */
 function paramsFor(op: Operation, id: string): Record<string, unknown> {

@@ -1,5 +1,6 @@
 /** What every gateway operation handler receives besides its parameters. */
 import type { Database } from '../db/database.ts';
+import type { Notifier } from '../notify/notifier.ts';
 import type { CallContext } from '../soap/call-context.ts';
 import type { MerchantStore } from './merchants/merchant-store.ts';
 import type { Principal } from './principal.ts';
@@ -19,6 +20,8 @@ export interface GatewayDeps {
   serviceKey: string | undefined;
   /** Where shoppers reach this server: checkout and challenge URLs are built on it. */
   publicUrl: string;
+  /** Delivers e-mail and SMS (password reset links; one-time codes): outbox, SMTP or SMS webhook. */
+  notifier: Notifier;
   now: () => Date;
 }
 

@@ -15,7 +15,15 @@ import { openPostgres } from '../db/postgres.ts';
 import { buildTestApp, type TestApp } from '../testing/app.ts';
 import { databaseTargets, openPostgresSchema } from '../testing/databases.ts';
 import { TEST_CARDS } from './processor/simulator.ts';
-import { call, card, countRows, createMerchant, pay, SERVICE_KEY, type TestMerchant } from './testing/gateway-kit.ts';
+import {
+  call,
+  card,
+  countRows,
+  createMerchant,
+  pay,
+  SERVICE_KEY,
+  type TestMerchant,
+} from './testing/gateway-kit.ts';
 
 const RACERS = 10;
 type Response = OperationResult<'ProcessTransaction'>;
@@ -29,11 +37,21 @@ interface Instances {
 
 async function paySessionConcurrently({ apps, db, m }: Instances) {
   const app = apps[0]!;
-  const created = await call(app, 'CreateHostedPayment', { request: { MerchantID: m.id, Amount: '75.00' } }, m.as);
+  const created = await call(
+    app,
+    'CreateHostedPayment',
+    { request: { MerchantID: m.id, Amount: '75.00' } },
+    m.as,
+  );
   const token = created.Token!;
   const replies = await Promise.all(
     Array.from({ length: RACERS }, (_, i) =>
-      call(apps[i % apps.length]!, 'ProcessTransaction', pay(m, card(TEST_CARDS.visa, '75.00', { HostedPaymentToken: token })), m.as),
+      call(
+        apps[i % apps.length]!,
+        'ProcessTransaction',
+        pay(m, card(TEST_CARDS.visa, '75.00', { HostedPaymentToken: token })),
+        m.as,
+      ),
     ),
   );
   const approved = replies.filter((r) => r.ResponseCode === '00');
@@ -57,7 +75,12 @@ async function paySessionConcurrently({ apps, db, m }: Instances) {
 
 async function captureConcurrently({ apps, db, m }: Instances) {
   const app = apps[0]!;
-  const auth = await call(app, 'ProcessTransaction', pay(m, card(TEST_CARDS.visa, '60.00', { TransactionType: 'auth' })), m.as);
+  const auth = await call(
+    app,
+    'ProcessTransaction',
+    pay(m, card(TEST_CARDS.visa, '60.00', { TransactionType: 'auth' })),
+    m.as,
+  );
   expect(auth.ResponseCode).toBe('00');
   const replies: Response[] = await Promise.all(
     Array.from({ length: RACERS }, (_, i) =>
@@ -72,9 +95,16 @@ async function captureConcurrently({ apps, db, m }: Instances) {
   expect(replies.filter((r) => r.ResponseCode === '00')).toHaveLength(1);
   expect(replies.filter((r) => r.ResponseCode === '13')).toHaveLength(RACERS - 1);
   expect(
-    await countRows(db, "select count(*) as n from transactions where original_transaction_id = $1 and kind = 'capture'", [auth.TransactionID]),
+    await countRows(
+      db,
+      "select count(*) as n from transactions where original_transaction_id = $1 and kind = 'capture'",
+      [auth.TransactionID],
+    ),
   ).toBe(1);
-  const { rows } = await db.query<{ captured_amount: string }>('select captured_amount from transactions where id = $1', [auth.TransactionID]);
+  const { rows } = await db.query<{ captured_amount: string }>(
+    'select captured_amount from transactions where id = $1',
+    [auth.TransactionID],
+  );
   expect(rows[0]?.captured_amount).toBe('60.00');
 }
 
@@ -85,7 +115,11 @@ describe.each(databaseTargets())('racing requests, one app ($name)', (target) =>
 
   beforeAll(async () => {
     db = await target.open();
-    t = await buildTestApp(db, { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY }, { closeDatabase: true });
+    t = await buildTestApp(
+      db,
+      { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY },
+      { closeDatabase: true },
+    );
     m = await createMerchant(t, db, 'Racing Merchant', false);
   });
   afterAll(() => t?.close());
@@ -93,7 +127,9 @@ describe.each(databaseTargets())('racing requests, one app ($name)', (target) =>
   it(`${RACERS} concurrent payments of one checkout session: exactly one succeeds`, async () => {
     const { token, approved } = await paySessionConcurrently({ apps: [t.app], db, m });
     // The database itself refuses a second approved payment of the session (a unique index).
-    const { rows } = await db.query<{ id: string }>('select id from checkout_sessions where token = $1', [token]);
+    const { rows } = await db.query<{ id: string }>('select id from checkout_sessions where token = $1', [
+      token,
+    ]);
     const second = db.query(
       `insert into transactions (merchant_id, kind, method, status, amount, response_code, response_message, settlement_status, checkout_session_id)
        values ($1, 'sale', 'card', 'approved', 75.00, '00', 'Approved', 'Pending', $2)`,
@@ -118,11 +154,19 @@ describe.runIf(url)('racing requests, two app instances on one PostgreSQL schema
 
   beforeAll(async () => {
     // Both instances share the vault key, as several instances on one database must.
-    const env = { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY, CARD_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') };
+    const env = {
+      LOG_LEVEL: 'warn',
+      GATEWAY_SERVICE_KEY: SERVICE_KEY,
+      CARD_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+    };
     const schemaDb = await openPostgresSchema(url!);
     db = schemaDb;
     first = await buildTestApp(schemaDb, env, { closeDatabase: true });
-    second = await buildTestApp(await openPostgres({ url: url!, poolSize: 8, schema: schemaDb.schema }), env, { closeDatabase: true });
+    second = await buildTestApp(
+      await openPostgres({ url: url!, poolSize: 8, schema: schemaDb.schema }),
+      env,
+      { closeDatabase: true },
+    );
     m = await createMerchant(first, db, 'Two Instance Merchant', false);
   });
   afterAll(async () => {

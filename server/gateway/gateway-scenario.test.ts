@@ -3,14 +3,23 @@
  * through the real SOAP endpoint, on every database target, a merchant charges each test card,
  * reads AVS, authorises and captures in parts, voids, refunds, partially reverses, debits bank
  * accounts, and pays with a stored token that another merchant cannot use.
- * Lifecycle (recurring, settlement, history, 3-D Secure, TestRequest): gateway-scenario-lifecycle.test.ts;
- * merchant data, card info and checkout sessions: gateway-scenario-merchant.test.ts.
+ * Recurring, settlement and history: gateway-scenario-lifecycle.test.ts; merchant data, card info and
+ * checkout sessions: gateway-scenario-merchant.test.ts; 3-D Secure and TestRequest:
+ * gateway-scenario-3ds.test.ts; the same through python3-zeep: conformance/zeep-scenario.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../shared/contract/service.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import { ACH_TEST_ACCOUNTS, TEST_CARDS } from './processor/simulator.ts';
-import { call, card, type GatewayWorld, openWorld, pay, rawCall, type TestMerchant } from './testing/gateway-kit.ts';
+import {
+  call,
+  card,
+  type GatewayWorld,
+  openWorld,
+  pay,
+  rawCall,
+  type TestMerchant,
+} from './testing/gateway-kit.ts';
 
 type Response = OperationResult<'ProcessTransaction'>;
 
@@ -36,13 +45,25 @@ describe.each(databaseTargets())('gateway scenario: payments ($name)', (target) 
     ['Mastercard', TEST_CARDS.mastercard, '123', '00', 'Approved', '555555******4444'],
     ['American Express, 4-digit CVV', TEST_CARDS.amex, '1234', '00', 'Approved', '378282*****0005'],
     ['declined', TEST_CARDS.declined, '123', '05', 'Do not honor', '400000******0002'],
-    ['insufficient funds', TEST_CARDS.insufficientFunds, '123', '51', 'Insufficient funds', '400000******9995'],
+    [
+      'insufficient funds',
+      TEST_CARDS.insufficientFunds,
+      '123',
+      '51',
+      'Insufficient funds',
+      '400000******9995',
+    ],
     ['expired card', TEST_CARDS.expiredCard, '123', '54', 'Expired card', '400000******0069'],
     ['CVV mismatch', TEST_CARDS.cvvMismatch, '123', 'N7', 'CVV2 mismatch', '400000******0127'],
     ['CVV mismatch card without a CVV', TEST_CARDS.cvvMismatch, '', '00', 'Approved', '400000******0127'],
   ])('sale with the %s test card', async (_name, number, cvv, code, message, masked) => {
     const r = await tx(card(number, '10.01', { CVV2: cvv, CustomValue1: 'order-17' }));
-    expect(r).toMatchObject({ ResponseCode: code, ResponseMessage: message, MaskedCardNumber: masked, CustomValue1: 'order-17' });
+    expect(r).toMatchObject({
+      ResponseCode: code,
+      ResponseMessage: message,
+      MaskedCardNumber: masked,
+      CustomValue1: 'order-17',
+    });
     expect(r.TransactionID).toMatch(/^[1-9]\d*$/); // declines are recorded too
     if (code === '00') expect(r.ApprovalCode).toMatch(/^[0-9A-Z]{6}$/);
     else expect(r.ApprovalCode).toBeUndefined();
@@ -51,16 +72,29 @@ describe.each(databaseTargets())('gateway scenario: payments ($name)', (target) 
 
   it('partial approval: code 10, half the amount, said in ResponseMessageDetail', async () => {
     const r = await tx(card(TEST_CARDS.partialApproval, '10.01'));
-    expect(r).toMatchObject({ ResponseCode: '10', ResponseMessage: 'Partial approval', ResponseMessageDetail: 'Approved 5.00 of 10.01.' });
+    expect(r).toMatchObject({
+      ResponseCode: '10',
+      ResponseMessage: 'Partial approval',
+      ResponseMessageDetail: 'Approved 5.00 of 10.01.',
+    });
     expect(r.ApprovalCode).toMatch(/^[0-9A-Z]{6}$/);
   });
 
   it('3-D Secure card: 65 with the challenge URL, nothing recorded; not enrolled: 65, declined', async () => {
     const r = await tx(card(TEST_CARDS.threeDSecure, '25.00'));
-    expect(r).toMatchObject({ TransactionID: '0', ResponseCode: '65', ResponseMessage: 'Authentication required' });
-    expect(r.ResponseMessageDetail).toMatch(new RegExp(`^${w.t.config.publicUrl}/3ds/challenge/[A-Za-z0-9_-]{24}$`));
+    expect(r).toMatchObject({
+      TransactionID: '0',
+      ResponseCode: '65',
+      ResponseMessage: 'Authentication required',
+    });
+    expect(r.ResponseMessageDetail).toMatch(
+      new RegExp(`^${w.t.config.publicUrl}/3ds/challenge/[A-Za-z0-9_-]{24}$`),
+    );
     const b = await tx(card(TEST_CARDS.threeDSecure, '25.00'), w.b);
-    expect(b).toMatchObject({ ResponseCode: '65', ResponseMessage: 'The card requires 3-D Secure, which this merchant does not use.' });
+    expect(b).toMatchObject({
+      ResponseCode: '65',
+      ResponseMessage: 'The card requires 3-D Secure, which this merchant does not use.',
+    });
     expect(b.ResponseMessageDetail).toBeUndefined();
   });
 
@@ -103,29 +137,54 @@ describe.each(databaseTargets())('gateway scenario: payments ($name)', (target) 
       ResponseMessage: 'Amount is more than the 60.00 that remains.',
     });
     expect(await follow('Capture', auth.TransactionID)).toMatchObject({ ResponseCode: '00' }); // the rest
-    expect(await follow('capture', auth.TransactionID)).toMatchObject({ ResponseCode: '13', TransactionID: '0' });
-    expect(await follow('capture', auth.TransactionID, { Amount: '0.01' })).toMatchObject({ ResponseCode: '13' });
+    expect(await follow('capture', auth.TransactionID)).toMatchObject({
+      ResponseCode: '13',
+      TransactionID: '0',
+    });
+    expect(await follow('capture', auth.TransactionID, { Amount: '0.01' })).toMatchObject({
+      ResponseCode: '13',
+    });
     // Captured money cannot be voided away; it is refunded (from the capture).
     expect(await follow('void', auth.TransactionID)).toMatchObject({ ResponseCode: '12' });
-    expect(await follow('refund', first.TransactionID, { Amount: '10.00' })).toMatchObject({ ResponseCode: '00' });
+    expect(await follow('refund', first.TransactionID, { Amount: '10.00' })).toMatchObject({
+      ResponseCode: '00',
+    });
   });
 
   it('follow-ons name an original of this merchant, of the right kind', async () => {
     const sale = await tx(card(TEST_CARDS.visa, '9.00'));
     const declined = await tx(card(TEST_CARDS.declined, '9.00', { TransactionType: 'auth' }));
-    expect(await follow('capture', '0')).toMatchObject({ ResponseCode: '12', ResponseMessage: 'OriginalTransactionID is required for a capture.' });
-    expect(await follow('capture', sale.TransactionID)).toMatchObject({ ResponseCode: '12', ResponseMessage: 'Only an auth can be captured.' });
-    expect(await follow('capture', declined.TransactionID)).toMatchObject({ ResponseCode: '12', ResponseMessage: 'The original transaction was declined.' });
+    expect(await follow('capture', '0')).toMatchObject({
+      ResponseCode: '12',
+      ResponseMessage: 'OriginalTransactionID is required for a capture.',
+    });
+    expect(await follow('capture', sale.TransactionID)).toMatchObject({
+      ResponseCode: '12',
+      ResponseMessage: 'Only an auth can be captured.',
+    });
+    expect(await follow('capture', declined.TransactionID)).toMatchObject({
+      ResponseCode: '12',
+      ResponseMessage: 'The original transaction was declined.',
+    });
     expect(await follow('capture', '999999999')).toMatchObject({ ResponseCode: '12' });
     // Another merchant cannot touch it, and learns nothing but "not yours".
     const theirs = await tx({ TransactionType: 'refund', OriginalTransactionID: sale.TransactionID }, w.b);
-    expect(theirs).toMatchObject({ ResponseCode: '12', ResponseMessage: 'OriginalTransactionID does not name a transaction of this merchant.' });
+    expect(theirs).toMatchObject({
+      ResponseCode: '12',
+      ResponseMessage: 'OriginalTransactionID does not name a transaction of this merchant.',
+    });
   });
 
   it('void of an unsettled sale; then it cannot be voided again or refunded', async () => {
     const sale = await tx(card(TEST_CARDS.mastercard, '15.00'));
-    expect(await follow('void', sale.TransactionID)).toMatchObject({ ResponseCode: '00', ResponseMessage: 'Voided' });
-    expect(await follow('void', sale.TransactionID)).toMatchObject({ ResponseCode: '12', ResponseMessage: 'The original transaction was voided.' });
+    expect(await follow('void', sale.TransactionID)).toMatchObject({
+      ResponseCode: '00',
+      ResponseMessage: 'Voided',
+    });
+    expect(await follow('void', sale.TransactionID)).toMatchObject({
+      ResponseCode: '12',
+      ResponseMessage: 'The original transaction was voided.',
+    });
     expect(await follow('refund', sale.TransactionID)).toMatchObject({ ResponseCode: '12' });
     const auth = await tx(card(TEST_CARDS.visa, '15.00', { TransactionType: 'auth' }));
     expect(await follow('void', auth.TransactionID)).toMatchObject({ ResponseCode: '00' });
@@ -134,28 +193,59 @@ describe.each(databaseTargets())('gateway scenario: payments ($name)', (target) 
 
   it('refund in part, then the rest, then an over-refund refused (13)', async () => {
     const sale = await tx(card(TEST_CARDS.visa, '50.00'));
-    expect(await follow('refund', sale.TransactionID, { Amount: '20.00' })).toMatchObject({ ResponseCode: '00', ResponseMessage: 'Refunded' });
+    expect(await follow('refund', sale.TransactionID, { Amount: '20.00' })).toMatchObject({
+      ResponseCode: '00',
+      ResponseMessage: 'Refunded',
+    });
     expect(await follow('refund', sale.TransactionID, { Amount: '30.01' })).toMatchObject({
       ResponseCode: '13',
       ResponseMessage: 'Amount is more than the 30.00 that remains.',
     });
-    expect(await follow('refund', sale.TransactionID, { Amount: '30.00' })).toMatchObject({ ResponseCode: '00' });
-    expect(await follow('refund', sale.TransactionID, { Amount: '0.01' })).toMatchObject({ ResponseCode: '13' });
-    expect(await follow('refund', sale.TransactionID, { Amount: '-5' })).toMatchObject({ ResponseCode: '13' });
+    expect(await follow('refund', sale.TransactionID, { Amount: '30.00' })).toMatchObject({
+      ResponseCode: '00',
+    });
+    expect(await follow('refund', sale.TransactionID, { Amount: '0.01' })).toMatchObject({
+      ResponseCode: '13',
+    });
+    expect(await follow('refund', sale.TransactionID, { Amount: '-5' })).toMatchObject({
+      ResponseCode: '13',
+    });
   });
 
   it('IsPartialRevesal keeps SettlementAmount authorised and gives the rest back', async () => {
     const auth = await tx(card(TEST_CARDS.visa, '80.00', { TransactionType: 'auth' }));
     const reverse = (amount: string) =>
-      tx({ TransactionType: 'auth', IsPartialRevesal: true, OriginalTransactionID: auth.TransactionID, SettlementAmount: amount });
+      tx({
+        TransactionType: 'auth',
+        IsPartialRevesal: true,
+        OriginalTransactionID: auth.TransactionID,
+        SettlementAmount: amount,
+      });
     expect(await reverse('80.01')).toMatchObject({ ResponseCode: '13' });
-    expect(await reverse('80.00')).toMatchObject({ ResponseCode: '13', ResponseMessage: 'Nothing to reverse: SettlementAmount keeps the whole authorisation.' });
-    expect(await reverse('50.00')).toMatchObject({ ResponseCode: '00', ResponseMessage: 'Partially reversed' });
-    expect(await follow('capture', auth.TransactionID, { Amount: '50.01' })).toMatchObject({ ResponseCode: '13' });
-    expect(await follow('capture', auth.TransactionID, { Amount: '50.00' })).toMatchObject({ ResponseCode: '00' });
+    expect(await reverse('80.00')).toMatchObject({
+      ResponseCode: '13',
+      ResponseMessage: 'Nothing to reverse: SettlementAmount keeps the whole authorisation.',
+    });
+    expect(await reverse('50.00')).toMatchObject({
+      ResponseCode: '00',
+      ResponseMessage: 'Partially reversed',
+    });
+    expect(await follow('capture', auth.TransactionID, { Amount: '50.01' })).toMatchObject({
+      ResponseCode: '13',
+    });
+    expect(await follow('capture', auth.TransactionID, { Amount: '50.00' })).toMatchObject({
+      ResponseCode: '00',
+    });
     const sale = await tx(card(TEST_CARDS.visa, '5.00'));
-    const onSale = await tx({ IsPartialRevesal: true, OriginalTransactionID: sale.TransactionID, SettlementAmount: '1.00' });
-    expect(onSale).toMatchObject({ ResponseCode: '12', ResponseMessage: 'Only an auth can be partially reversed.' });
+    const onSale = await tx({
+      IsPartialRevesal: true,
+      OriginalTransactionID: sale.TransactionID,
+      SettlementAmount: '1.00',
+    });
+    expect(onSale).toMatchObject({
+      ResponseCode: '12',
+      ResponseMessage: 'Only an auth can be partially reversed.',
+    });
   });
 
   describe('ACH', () => {
@@ -173,13 +263,21 @@ describe.each(databaseTargets())('gateway scenario: payments ($name)', (target) 
       const r = await tx(ach(ACH_TEST_ACCOUNTS.approved));
       expect(r).toMatchObject({ ResponseCode: '00', MaskedCardNumber: '****6789' });
       expect(JSON.stringify(r)).not.toContain(ACH_TEST_ACCOUNTS.approved);
-      expect(await follow('refund', r.TransactionID, { Amount: '2.00' })).toMatchObject({ ResponseCode: '00' });
-      expect(await tx(ach('000987654321', { AccountType: 'businessChecking' }))).toMatchObject({ ResponseCode: '00' });
+      expect(await follow('refund', r.TransactionID, { Amount: '2.00' })).toMatchObject({
+        ResponseCode: '00',
+      });
+      expect(await tx(ach('000987654321', { AccountType: 'businessChecking' }))).toMatchObject({
+        ResponseCode: '00',
+      });
     });
 
     it.each([
       ['insufficient funds (R01)', ach(ACH_TEST_ACCOUNTS.insufficientFunds), 'R01'],
-      ['a routing number failing its checksum', ach(ACH_TEST_ACCOUNTS.approved, { RoutingNumber: '011000016' }), '14'],
+      [
+        'a routing number failing its checksum',
+        ach(ACH_TEST_ACCOUNTS.approved, { RoutingNumber: '011000016' }),
+        '14',
+      ],
       ['a 3-digit account number', ach('123'), '14'],
       ['an unknown account type', ach(ACH_TEST_ACCOUNTS.approved, { AccountType: 'brokerage' }), '12'],
       ['an auth', ach(ACH_TEST_ACCOUNTS.approved, { TransactionType: 'auth' }), '12'],
@@ -202,7 +300,12 @@ describe.each(databaseTargets())('gateway scenario: payments ($name)', (target) 
       ResponseCode: '14',
       ResponseMessage: 'SaveCardID does not name a stored card of this merchant.',
     });
-    const forged = await rawCall(w.app, 'ProcessTransaction', pay(w.a, { SaveCardID: first.Token, Amount: '1.00' }), w.b.as);
+    const forged = await rawCall(
+      w.app,
+      'ProcessTransaction',
+      pay(w.a, { SaveCardID: first.Token, Amount: '1.00' }),
+      w.b.as,
+    );
     expect(forged.errorCode).toBe('forbidden');
     // A declined sale creates no token.
     expect((await tx(card(TEST_CARDS.declined, '1.00', { CreateToken: true }))).Token).toBeUndefined();

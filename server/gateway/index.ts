@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { createNotifier } from '../notify/notifier.ts';
 import type { CallContext } from '../soap/call-context.ts';
 import { createGateway } from './gateway.ts';
 import type { GatewayDeps } from './gateway-call.ts';
@@ -39,6 +40,7 @@ export function openGateway(config: Config, db: Database, now: () => Date = () =
     }),
     serviceKey: config.gatewayServiceKey,
     publicUrl: config.publicUrl,
+    notifier: createNotifier(config, db),
     now,
   };
   return { service: createGateway(deps), deps, keys };

@@ -23,7 +23,7 @@ import urllib.parse
 
 import requests
 import zeep
-from zeep.exceptions import Fault
+from zeep.exceptions import Fault, TransportError
 from zeep.helpers import serialize_object
 from zeep.transports import Transport
 
@@ -43,7 +43,9 @@ EXPIRY = "12/%02d" % ((datetime.date.today().year + 2) % 100)
 
 
 def plain(value):
-    """zeep's answer as JSON-able data: Decimal and datetime as text, objects as dicts."""
+    """zeep's answer as JSON-able data: long, decimal and dateTime as text, objects as dicts."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
     if isinstance(value, decimal.Decimal):
         return "{:f}".format(value)
     if isinstance(value, (datetime.datetime, datetime.date)):
@@ -58,6 +60,7 @@ def plain(value):
 class Merchant:
     def __init__(self, job, merchant_id, key):
         self.id = merchant_id
+        self.wsdl = job["wsdl"]
         self.base = job["wsdl"].split("/TransactionService.asmx")[0]
         session = requests.Session()
         session.trust_env = False  # never through a proxy from the environment
@@ -139,8 +142,20 @@ def payments(m, other):
     out["testRequest"] = m.card("visa", "10.00", TestRequest=True)
     out["cardInfo"] = m.call("GetCardInfo", request={"MerchantID": m.id, "CardNumber": CARDS["amex"][0]})
     out["enrolled"] = m.call("Verify3DSecureMerchant", merchantID=int(m.id))
-    out["noCredential"] = requests.post(m.base + "/TransactionService.asmx", data="<x/>", headers={"Content-Type": "text/xml; charset=utf-8", "SOAPAction": '"http://tempuri.org/GetMerchantInfo"'}, timeout=10).status_code
+    out["noCredential"] = without_credential(m, job_wsdl=m.wsdl)
     return out
+
+
+def without_credential(m, job_wsdl):
+    """What zeep meets without HTTP Basic: the transport's 401 (?WSDL itself is public)."""
+    session = requests.Session()
+    session.trust_env = False
+    client = zeep.Client(job_wsdl, transport=Transport(session=session, timeout=10, operation_timeout=10))
+    try:
+        client.service.GetMerchantInfo(merchantID=int(m.id))
+    except TransportError as err:
+        return {"status": err.status_code, "body": err.content.decode("utf-8", "replace") if err.content else ""}
+    return {"status": 200}
 
 
 def after_runner(m):

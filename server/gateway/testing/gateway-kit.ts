@@ -86,34 +86,21 @@ export interface Fault {
   headers: Record<string, unknown>;
 }
 
-function unescape(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
+function xmlText(text: string): string {
+  const entities: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
+  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_m, name: string) => entities[name]!);
 }
 
 export function faultOf(status: number, body: string, headers: Record<string, unknown> = {}): Fault {
-  const pick = (re: RegExp) => {
+  const fault: Fault = { status, body, headers };
+  const pick = (key: 'faultCode' | 'message' | 'errorCode', re: RegExp) => {
     const m = re.exec(body)?.[1];
-    return m === undefined ? undefined : unescape(m);
+    if (m !== undefined) fault[key] = xmlText(m);
   };
-  return {
-    status,
-    body,
-    headers,
-    ...(pick(/<faultcode>([\s\S]*?)<\/faultcode>/) !== undefined
-      ? { faultCode: pick(/<faultcode>([\s\S]*?)<\/faultcode>/) }
-      : {}),
-    ...(pick(/<faultstring>([\s\S]*?)<\/faultstring>/) !== undefined
-      ? { message: pick(/<faultstring>([\s\S]*?)<\/faultstring>/) }
-      : {}),
-    ...(pick(/<ErrorCode[^>]*>([\s\S]*?)<\/ErrorCode>/) !== undefined
-      ? { errorCode: pick(/<ErrorCode[^>]*>([\s\S]*?)<\/ErrorCode>/) }
-      : {}),
-  };
+  pick('faultCode', /<faultcode>([\s\S]*?)<\/faultcode>/);
+  pick('message', /<faultstring>([\s\S]*?)<\/faultstring>/);
+  pick('errorCode', /<ErrorCode[^>]*>([\s\S]*?)<\/ErrorCode>/);
+  return fault;
 }
 
 /** Calls an operation through SOAP 1.1; throws with the fault when it does not answer 200. */
