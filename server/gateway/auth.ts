@@ -43,17 +43,16 @@ export interface AuthDeps {
   now: () => Date;
 }
 
-async function throttled(db: Queryable, subject: string, now: Date): Promise<boolean> {
+/** Seconds until the address may try again, or 0 when it is not throttled. */
+async function throttledFor(db: Queryable, subject: string, now: Date): Promise<number> {
   const { rows } = await db.query<{ failures: number; window_start: Date }>(
     'select failures, window_start from auth_failures where subject = $1',
     [subject],
   );
   const r = rows[0];
-  return (
-    !!r &&
-    r.failures >= MAX_FAILURES &&
-    now.getTime() - r.window_start.getTime() < FAILURE_WINDOW_SECONDS * 1000
-  );
+  if (!r || r.failures < MAX_FAILURES) return 0;
+  const left = FAILURE_WINDOW_SECONDS * 1000 - (now.getTime() - r.window_start.getTime());
+  return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
 async function recordFailure(db: Queryable, subject: string, now: Date): Promise<void> {
@@ -80,8 +79,16 @@ export async function authenticate(
   }
   const now = deps.now();
   const subject = `ip:${remoteAddress}`;
-  if (await throttled(deps.db, subject, now)) {
-    throw new PayframeError('rate_limited', 'Too many failed sign-ins. Please wait and try again.');
+  const wait = await throttledFor(deps.db, subject, now);
+  if (wait > 0) {
+    throw new PayframeError(
+      'rate_limited',
+      'Too many failed sign-ins. Please wait and try again.',
+      undefined,
+      {
+        retryAfterSeconds: wait,
+      },
+    );
   }
   let principal: Principal | null = null;
   if (credential.username === SERVICE_USERNAME) {

@@ -212,7 +212,7 @@ describe.each(databaseTargets())('gateway authentication and authorisation ($nam
     for (const as of [{ merchantId: w.a.id, key: 'wrong-again' }, w.a.as]) {
       const f = await rawCall(w.app, 'Verify3DSecureMerchant', params, as, ip);
       expect(f.status).toBe(429);
-      expect(f.headers['retry-after']).toBe('60');
+      expect(Number(f.headers['retry-after'])).toBeGreaterThan(800); // the rest of the 15-minute window
       expect(f.body).toBe('');
     }
     const elsewhere = await rawCall(w.app, 'Verify3DSecureMerchant', params, w.a.as, '10.9.9.10');

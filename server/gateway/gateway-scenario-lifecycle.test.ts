@@ -241,10 +241,9 @@ describe.each(databaseTargets())('gateway scenario: lifecycle ($name)', (target)
       });
     });
 
-    // BUG (settlement-operations.ts SETTLEABLE): a sale refunded in full before settlement is marked
-    // 'Refunded' and never settled, while its refunds are: the batch pays out the refund alone
-    // ('net -6.00'). Remove `.fails` once fixed.
-    it.fails('a fully refunded sale settles with its refunds: the batch nets to zero', async () => {
+    // A sale refunded in full before settlement settles together with its refunds (it once did not,
+    // and the batch paid out the refund alone).
+    it('a fully refunded sale settles with its refunds: the batch nets to zero', async () => {
       const sale = (await tx(card(TEST_CARDS.visa, '6.00'))).TransactionID;
       await tx({ TransactionType: 'refund', OriginalTransactionID: sale });
       const settled = await call(w.app, 'SettleTransaction', { request: { MerchantID: w.a.id } }, w.a.as);

@@ -104,9 +104,8 @@ describe.each(databaseTargets())('gateway scenario: payments ($name)', (target) 
     ['an unreadable expiry', { ExpirationDate: '13/30' }, '14'],
     ['an Amex with a 3-digit CVV', { CardNumber: TEST_CARDS.amex, CVV2: '123' }, 'N7'],
     ['no card at all', { CardNumber: '' }, '30'],
-    // A missing expiry reads as an invalid one (payment-source.ts's '30' branch for it is unreachable).
-    ['no expiry element', { ExpirationDate: undefined }, '14'],
-    ['an empty expiry', { ExpirationDate: '' }, '14'],
+    ['no expiry element', { ExpirationDate: undefined }, '30'],
+    ['an empty expiry', { ExpirationDate: '' }, '30'],
     ['a zero amount', { Amount: '0' }, '13'],
     ['three decimals', { Amount: '1.005' }, '13'],
     ['an unknown TransactionType', { TransactionType: 'payout' }, '12'],

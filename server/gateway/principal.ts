@@ -19,6 +19,7 @@ export const SERVICE_OPERATIONS: ReadonlySet<string> = new Set([
   'SendVerificationCode',
   'GetStoredCards',
   'UpdateToken',
+  'RemoveStoredCard',
   'ProcessTransaction',
 ]);
 

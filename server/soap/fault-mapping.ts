@@ -51,7 +51,7 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
     return {
       fault: new SoapFault('Client', err.message, err.code),
       status: 429,
-      transport: { status: 429, headers: { 'retry-after': '60' } },
+      transport: { status: 429, headers: { 'retry-after': String(err.retryAfterSeconds ?? 60) } },
     };
   }
   if (err instanceof PayframeError) {

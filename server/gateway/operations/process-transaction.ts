@@ -11,7 +11,7 @@ import { AmountError, fromCents, toPositiveCents } from '../../../shared/money.t
 import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
-import { runFollowOn } from '../payments/follow-on.ts';
+import { checkFollowOn, runFollowOn } from '../payments/follow-on.ts';
 import { type Request, RequestProblem, resolveSource, sourceSummary } from '../payments/payment-source.ts';
 import { checkSchedule, createSchedule, type Schedule } from '../payments/recurring-schedule.ts';
 import { runSale } from '../payments/sale.ts';
@@ -79,6 +79,9 @@ async function sale(
   r: Request,
 ): Promise<Response> {
   const now = deps.now();
+  if (r.IsRecurring && r.IsAchTransaction) {
+    throw new RequestProblem('12', 'Recurring schedules charge cards; IsRecurring cannot be used with ACH.');
+  }
   if (r.IsRecurring)
     checkSchedule({
       amount: r.RecurringAmount,
@@ -141,9 +144,23 @@ async function testRequest(
   type: string,
   r: Request,
 ): Promise<Response> {
-  // Validates what it can without recording anything, vaulting the card, or moving money.
+  // Validates what a real request would, without recording anything, vaulting the card, or
+  // moving money: the same checks, the same ResponseCodes.
   if (type === 'sale' || type === 'auth') {
-    if (!r.HostedPaymentToken?.trim()) {
+    const hosted = r.HostedPaymentToken?.trim();
+    if (hosted) {
+      const session = await deps.sessions.getByToken(deps.db, hosted);
+      if (!session || (merchantId !== '0' && session.merchantId !== merchantId)) {
+        throw new RequestProblem(
+          '12',
+          'HostedPaymentToken does not name a checkout session of this merchant.',
+        );
+      }
+      if (session.status === 'paid')
+        throw new RequestProblem('94', 'This checkout session has already been paid.');
+      if (session.status !== 'open')
+        throw new RequestProblem('12', `This checkout session is ${session.status}.`);
+    } else {
       try {
         toPositiveCents(r.Amount);
       } catch (err) {
@@ -154,12 +171,31 @@ async function testRequest(
     if (r.IsAchTransaction || r.SaveCardID?.trim()) {
       await resolveSource(deps.db, deps, merchantId, r); // ACH checks and token look-ups store nothing
     } else {
+      if (!r.CardNumber?.trim())
+        throw new RequestProblem(
+          '30',
+          'Give CardNumber and ExpirationDate, a SaveCardID, or an ACH account.',
+        );
+      if (!r.ExpirationDate?.trim())
+        throw new RequestProblem('30', 'ExpirationDate is required with a CardNumber.');
       const checked = validateCard(
-        { number: r.CardNumber ?? '', expiry: r.ExpirationDate ?? '', cvv: r.CVV2?.trim() || null },
+        { number: r.CardNumber, expiry: r.ExpirationDate, cvv: r.CVV2?.trim() || null },
         deps.now(),
       );
-      if (!checked.ok) throw new RequestProblem(checked.reason === 'expired' ? '54' : '14', checked.message);
+      if (!checked.ok) {
+        throw new RequestProblem(
+          checked.reason === 'expired' ? '54' : checked.reason === 'invalid_cvv' ? 'N7' : '14',
+          checked.message,
+        );
+      }
     }
+  } else {
+    await checkFollowOn(
+      deps,
+      merchantId,
+      r.IsPartialRevesal ? 'reversal' : (type as 'capture' | 'void' | 'refund'),
+      r,
+    );
   }
   return {
     TransactionID: '0',

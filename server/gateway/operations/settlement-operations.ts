@@ -12,8 +12,9 @@ import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 
 /** Approved money movements that settle: sales, captures and refunds not yet in a batch or voided. */
+// A sale refunded before it settled still settles (with its refund), keeping its Refunded status.
 const SETTLEABLE =
-  "status = 'approved' and kind in ('sale', 'capture', 'refund') and batch_id is null and not voided and settlement_status = 'Pending'";
+  "status = 'approved' and kind in ('sale', 'capture', 'refund') and batch_id is null and not voided and settlement_status in ('Pending', 'Refunded')";
 
 export async function settleTransaction(
   params: OperationParams<'SettleTransaction'>,
@@ -60,7 +61,9 @@ export async function settleTransaction(
       [merchantId, batchNumber, settlementId],
     );
     await tx.query(
-      `update transactions set batch_id = $1, settlement_status = 'Settled' where id = any($2::bigint[])`,
+      `update transactions set batch_id = $1,
+         settlement_status = case when settlement_status = 'Refunded' then 'Refunded' else 'Settled' end
+       where id = any($2::bigint[])`,
       [b[0]!.id, rows.map((row) => row.id)],
     );
     const net = rows.reduce(

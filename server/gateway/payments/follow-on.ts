@@ -51,6 +51,50 @@ function remaining(kind: FollowOnKind, o: TransactionRow): bigint {
   }
 }
 
+/** The amount a follow-on would use, checked as runFollowOn checks it (TestRequest: nothing changes). */
+export async function checkFollowOn(
+  deps: GatewayDeps,
+  merchantId: string,
+  kind: FollowOnKind,
+  r: Request,
+): Promise<bigint> {
+  const originalId = r.OriginalTransactionID;
+  if (!originalId || originalId === '0')
+    throw new RequestProblem('12', `OriginalTransactionID is required for a ${kind}.`);
+  const o = await getTransaction(deps.db, merchantId, originalId);
+  if (!o)
+    throw new RequestProblem('12', 'OriginalTransactionID does not name a transaction of this merchant.');
+  return amountToUse(kind, o, r);
+}
+
+/** How much a follow-on uses of what is left of its original, or the problem with what was asked. */
+function amountToUse(kind: FollowOnKind, o: TransactionRow, r: Request): bigint {
+  const asked =
+    kind === 'reversal'
+      ? optionalCents(r.SettlementAmount, 'SettlementAmount')
+      : kind === 'void'
+        ? null
+        : optionalCents(r.Amount, 'Amount');
+  const left = remaining(kind, o);
+  if (kind === 'reversal') {
+    // SettlementAmount is what stays authorised; the rest of the auth is given back.
+    const keep = asked ?? 0n;
+    if (keep > left)
+      throw new RequestProblem(
+        '13',
+        `SettlementAmount is more than the ${fromCents(left)} still authorised.`,
+      );
+    if (left - keep === 0n)
+      throw new RequestProblem('13', 'Nothing to reverse: SettlementAmount keeps the whole authorisation.');
+    return left - keep;
+  }
+  const cents = asked ?? left;
+  if (cents > left)
+    throw new RequestProblem('13', `Amount is more than the ${fromCents(left)} that remains.`);
+  if (cents <= 0n) throw new RequestProblem('13', 'Nothing remains to use on the original transaction.');
+  return cents;
+}
+
 export async function runFollowOn(
   deps: GatewayDeps,
   merchantId: string,
@@ -60,37 +104,12 @@ export async function runFollowOn(
   const originalId = r.OriginalTransactionID;
   if (!originalId || originalId === '0')
     throw new RequestProblem('12', `OriginalTransactionID is required for a ${kind}.`);
-  const asked =
-    kind === 'reversal'
-      ? optionalCents(r.SettlementAmount, 'SettlementAmount')
-      : kind === 'void'
-        ? null
-        : optionalCents(r.Amount, 'Amount');
-
   // Reserve the amount under a row lock, record the follow-on, then tell the processor.
   const { row, original } = await deps.db.transaction(async (tx) => {
     const o = await getTransaction(tx, merchantId, originalId, { forUpdate: true });
     if (!o)
       throw new RequestProblem('12', 'OriginalTransactionID does not name a transaction of this merchant.');
-    const left = remaining(kind, o);
-    let cents: bigint;
-    if (kind === 'reversal') {
-      // SettlementAmount is what stays authorised; the rest of the auth is given back.
-      const keep = asked ?? 0n;
-      if (keep > left)
-        throw new RequestProblem(
-          '13',
-          `SettlementAmount is more than the ${fromCents(left)} still authorised.`,
-        );
-      cents = left - keep;
-      if (cents === 0n)
-        throw new RequestProblem('13', 'Nothing to reverse: SettlementAmount keeps the whole authorisation.');
-    } else {
-      cents = asked ?? left;
-      if (cents > left)
-        throw new RequestProblem('13', `Amount is more than the ${fromCents(left)} that remains.`);
-      if (cents <= 0n) throw new RequestProblem('13', 'Nothing remains to use on the original transaction.');
-    }
+    const cents = amountToUse(kind, o, r);
     const column = {
       capture: 'captured_amount',
       refund: 'refunded_amount',
@@ -146,10 +165,52 @@ export async function runFollowOn(
       : kind === 'refund'
         ? await deps.processor.refund(call)
         : await deps.processor.voidAuthorization(call);
-  await deps.db.query('update transactions set processor_reference = $2, approval_code = $3 where id = $1', [
-    row.id,
-    reference,
-    result.approvalCode ?? null,
-  ]);
-  return { ...row, processorReference: reference, approvalCode: result.approvalCode ?? null };
+  if (result.approved) {
+    await deps.db.query(
+      'update transactions set processor_reference = $2, approval_code = $3 where id = $1',
+      [row.id, reference, result.approvalCode ?? null],
+    );
+    return { ...row, processorReference: reference, approvalCode: result.approvalCode ?? null };
+  }
+  // The processor refused: give the reserved amount back and record the refusal as it came.
+  await deps.db.transaction(async (tx) => {
+    await getTransaction(tx, merchantId, original.id, { forUpdate: true });
+    const column = {
+      capture: 'captured_amount',
+      refund: 'refunded_amount',
+      reversal: 'reversed_amount',
+      void: null,
+    }[kind];
+    if (column) {
+      await tx.query(`update transactions set ${column} = ${column} - $2 where id = $1`, [
+        original.id,
+        fromCents(row.amountCents),
+      ]);
+    } else {
+      await tx.query('update transactions set voided = false, settlement_status = $2 where id = $1', [
+        original.id,
+        original.settlementStatus,
+      ]);
+    }
+    if (kind === 'refund') {
+      await tx.query('update transactions set settlement_status = $2 where id = $1', [
+        original.id,
+        original.settlementStatus,
+      ]);
+    }
+    await tx.query(
+      `update transactions set status = 'declined', settlement_status = 'Declined', approved_amount = 0,
+         response_code = $2, response_message = $3, processor_reference = $4 where id = $1`,
+      [row.id, result.responseCode, result.responseMessage, reference],
+    );
+  });
+  return {
+    ...row,
+    status: 'declined',
+    settlementStatus: 'Declined',
+    approvedCents: 0n,
+    responseCode: result.responseCode,
+    responseMessage: result.responseMessage,
+    processorReference: reference,
+  };
 }

@@ -87,6 +87,8 @@ export async function resolveSource(
   if (r.SaveCardID?.trim()) return tokenSource(q, deps, merchantId, r.SaveCardID, r);
   if (!hasCardInput(r))
     throw new RequestProblem('30', 'Give CardNumber and ExpirationDate, a SaveCardID, or an ACH account.');
+  if (!r.ExpirationDate?.trim())
+    throw new RequestProblem('30', 'ExpirationDate is required with a CardNumber.');
   const checked = validateCard(
     { number: r.CardNumber ?? '', expiry: r.ExpirationDate ?? '', cvv: r.CVV2?.trim() || null },
     deps.now(),

@@ -32,14 +32,15 @@ function reference(run: Pick<DueRun, 'scheduleId' | 'dueDate'>): string {
 async function claimNext(deps: GatewayDeps, now: Date): Promise<DueRun | 'already-ran' | null> {
   return deps.db.transaction(async (tx) => {
     const { rows } = await tx.query<Record<string, string | Date | null>>(
-      `select id, merchant_id, card_id, amount, frequency, next_process_date, end_date from recurring_schedules
+      `select id, merchant_id, card_id, amount, frequency, next_process_date, end_date, anchor_day from recurring_schedules
        where active and next_process_date <= $1 order by next_process_date, id limit 1 for update skip locked`,
       [now],
     );
     const s = rows[0];
     if (!s) return null;
     const due = s.next_process_date as Date;
-    const next = nextDate(due, parseFrequency(s.frequency as string));
+    const anchor = s.anchor_day === null ? undefined : Number(s.anchor_day);
+    const next = nextDate(due, parseFrequency(s.frequency as string), anchor);
     const end = s.end_date as Date | null;
     await tx.query('update recurring_schedules set next_process_date = $2, active = $3 where id = $1', [
       s.id,

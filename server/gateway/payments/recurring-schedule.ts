@@ -33,18 +33,23 @@ export function parseFrequency(value: string | null | undefined): Frequency {
   return f as Frequency;
 }
 
-/** The next date of a schedule after `from`, in UTC (a month step keeps the day, clamped to the month's end). */
-export function nextDate(from: Date, frequency: Frequency): Date {
+/**
+ * The next date of a schedule after `from`, in UTC. Month steps land on `anchorDay` (the schedule's
+ * own day of the month), clamped to the month's end: the 31st gives Feb 28/29, then Mar 31.
+ */
+export function nextDate(from: Date, frequency: Frequency, anchorDay = from.getUTCDate()): Date {
   const { days, months } = FREQUENCIES[frequency];
   if (days) return new Date(from.getTime() + days * 86_400_000);
   const d = new Date(from.getTime());
-  const day = d.getUTCDate();
   d.setUTCDate(1);
   d.setUTCMonth(d.getUTCMonth() + months);
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
+  d.setUTCDate(Math.min(anchorDay, last));
   return d;
 }
+
+/** A start further back than this is refused rather than rolled forward. */
+const MAX_START_AGE_MS = 366 * 86_400_000;
 
 function parseDate(value: string | null | undefined, what: string): Date | null {
   if (!value || value.startsWith('0001-01-01')) return null;
@@ -91,20 +96,26 @@ export function checkSchedule(
   }
   const start = parseDate(input.start, 'RecurringStartDate');
   const end = parseDate(input.end, 'RecurringEndDate');
-  // The first charge is this payment; the schedule's next one is one period after the start.
-  const first =
-    start && start.getTime() > input.now.getTime() ? start : nextDate(start ?? input.now, frequency);
+  // The first charge is this payment; the schedule's next one is the first date of its calendar
+  // after now: a start in the past is rolled forward, never charged for the periods it missed.
+  const anchor = start ?? input.now;
+  if (input.now.getTime() - anchor.getTime() > MAX_START_AGE_MS) {
+    throw new RequestProblem('12', 'RecurringStartDate is more than a year in the past.');
+  }
+  const anchorDay = anchor.getUTCDate();
+  let first = start && start.getTime() > input.now.getTime() ? start : nextDate(anchor, frequency, anchorDay);
+  while (first.getTime() <= input.now.getTime()) first = nextDate(first, frequency, anchorDay);
   if (end && end.getTime() < first.getTime())
     throw new RequestProblem('12', 'RecurringEndDate is before the first recurring charge.');
-  return { frequency, cents, first, end };
+  return { frequency, cents, first, end, anchorDay };
 }
 
 export async function createSchedule(q: Queryable, input: ScheduleInput): Promise<Schedule> {
-  const { frequency, cents, first, end } = checkSchedule(input);
+  const { frequency, cents, first, end, anchorDay } = checkSchedule(input);
   const { rows } = await q.query<{ id: string }>(
     `insert into recurring_schedules (merchant_id, card_id, payment_token, amount, frequency, next_process_date, end_date,
-       first_name, last_name, card_name, card_email, origin_transaction_id)
-     values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) returning id`,
+       first_name, last_name, card_name, card_email, origin_transaction_id, anchor_day)
+     values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) returning id`,
     [
       input.merchantId,
       input.cardId,
@@ -118,6 +129,7 @@ export async function createSchedule(q: Queryable, input: ScheduleInput): Promis
       input.cardName ?? null,
       input.email ?? null,
       input.originTransactionId,
+      anchorDay,
     ],
   );
   return {
