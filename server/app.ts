@@ -34,6 +34,7 @@ export async function buildApp({ config, db, logger, transactionService }: AppOp
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     // Slow clients cannot hold a connection open for ever (slow-loris).
     connectionTimeout: 30_000,

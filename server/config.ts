@@ -48,6 +48,11 @@ const ConfigSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** Port of the demo store `npm start` runs beside Payframe (a second origin). */
   DEMO_PORT: port.default(3001),
+  /**
+   * Behind a reverse proxy: `true`, a hop count, or comma-separated proxy addresses/CIDRs, so the
+   * client address (throttling, logs) and protocol come from X-Forwarded-*. Off by default.
+   */
+  TRUST_PROXY: z.string().default('false'),
   /** Size of the `pg` pool when DATABASE_URL is set. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
@@ -58,6 +63,22 @@ const ConfigSchema = z.object({
     .string()
     .trim()
     .regex(KEY_32, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters')
+    .optional(),
+  /**
+   * E-mail through this SMTP server (`smtp://user:pass@host:587`, `smtps://…:465`); unset: e-mail goes
+   * to the dev outbox in the database (docs/gateway-users.md, "Notifier").
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The From address of every e-mail. */
+  SMTP_FROM: z.string().trim().min(3).default('Payframe <no-reply@payframe.invalid>'),
+  /** SMS through a JSON POST `{to, text}` to this URL; unset: SMS goes to the dev outbox. */
+  SMS_WEBHOOK_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
     .optional(),
 });
 
@@ -73,11 +94,16 @@ export type Config = Readonly<{
   soapNamespace: string;
   soapHttpBindings: boolean;
   gatewayServiceKey: string | undefined;
+  trustProxy: boolean | number | string[];
   sessionTtlMinutes: number;
   publicUrl: string;
   demoPort: number;
   /** The card vault's key as configured (hex or base64), or undefined to use the key file. */
   cardEncryptionKey: string | undefined;
+  /** SMTP connection URL (holds a password: never log it); undefined: e-mail to the dev outbox. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  smsWebhookUrl: string | undefined;
 }>;
 
 export class ConfigError extends Error {
@@ -92,6 +118,14 @@ function withoutEmpty(env: Record<string, string | undefined>): Record<string, s
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v;
   return out;
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  const v = value.trim().toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false' || v === '') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return value.split(',').map((a) => a.trim()).filter(Boolean);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -112,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     soapNamespace: c.SOAP_NAMESPACE,
     soapHttpBindings: c.SOAP_HTTP_BINDINGS,
     gatewayServiceKey: c.GATEWAY_SERVICE_KEY,
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
     sessionTtlMinutes: c.SESSION_TTL_MINUTES,
     publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(
       /\/+$/,
@@ -119,6 +154,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ),
     demoPort: c.DEMO_PORT,
     cardEncryptionKey: c.CARD_ENCRYPTION_KEY,
+    smtpUrl: c.SMTP_URL,
+    smtpFrom: c.SMTP_FROM,
+    smsWebhookUrl: c.SMS_WEBHOOK_URL,
   });
 }
 
