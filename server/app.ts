@@ -34,7 +34,8 @@ export async function buildApp({ config, db, logger, transactionService }: AppOp
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // A single-typed value: a union here makes TypeScript pick Fastify's HTTP/2 overload.
+    trustProxy: config.trustProxy as number,
     requestIdHeader: 'x-request-id',
     // Slow clients cannot hold a connection open for ever (slow-loris).
     connectionTimeout: 30_000,
