@@ -2,7 +2,8 @@
  * The Payframe HTTP application, built as a Fastify instance from its parts. `server.ts` starts it;
  * tests build it and use `app.inject()`.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { TransactionService } from '../shared/contract/service.ts';
 import type { Config } from './config.ts';
@@ -31,17 +32,17 @@ export interface PayframeApp {
 }
 
 export async function buildApp({ config, db, logger, transactionService }: AppOptions): Promise<PayframeApp> {
-  const app: FastifyInstance = Fastify({
+  const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
-    // A single-typed value: a union here makes TypeScript pick Fastify's HTTP/2 overload.
-    trustProxy: config.trustProxy as number,
+    trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     // Slow clients cannot hold a connection open for ever (slow-loris).
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     return503OnClosing: true,
-  });
+  };
+  const app: FastifyInstance = Fastify(options);
   const health: HealthState = { shuttingDown: false };
 
   registerSecurityHeaders(app);
