@@ -94,7 +94,8 @@ export type Config = Readonly<{
   soapNamespace: string;
   soapHttpBindings: boolean;
   gatewayServiceKey: string | undefined;
-  trustProxy: boolean | number | string[];
+  /** false, true, a hop count (trust that many proxies in front), or proxy addresses/CIDRs. */
+  trustProxy: boolean | ((address: string, hop: number) => boolean) | string[];
   sessionTtlMinutes: number;
   publicUrl: string;
   demoPort: number;
@@ -120,12 +121,18 @@ function withoutEmpty(env: Record<string, string | undefined>): Record<string, s
   return out;
 }
 
-function parseTrustProxy(value: string): boolean | number | string[] {
+function parseTrustProxy(value: string): Config['trustProxy'] {
   const v = value.trim().toLowerCase();
   if (v === 'true') return true;
   if (v === 'false' || v === '') return false;
-  if (/^\d+$/.test(v)) return Number(v);
-  return value.split(',').map((a) => a.trim()).filter(Boolean);
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_address, hop) => hop < hops;
+  }
+  return value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
