@@ -68,4 +68,66 @@ describe('payframe command', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('bogus');
   });
+
+  it('creates a merchant and a checkout session for it, as JSON', { timeout: 60_000 }, async () => {
+    const env = { DATA_DIR: tempDir(), PUBLIC_URL: 'https://pay.example' };
+    const m = await payframe(
+      ['merchant', 'create', '--name', 'Tea Shop', '--origin', 'https://tea.example', '--3ds', '--json'],
+      env,
+    );
+    expect(m.code).toBe(0);
+    const merchant = JSON.parse(m.stdout);
+    expect(merchant).toMatchObject({
+      name: 'Tea Shop',
+      origins: ['https://tea.example'],
+      threeDsEnrolled: true,
+    });
+    expect(merchant.merchantId).toMatch(/^\d+$/);
+    expect(merchant.transactionKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const s = await payframe(
+      [
+        'session',
+        'create',
+        '--merchant',
+        merchant.merchantId,
+        '--amount',
+        '10.50',
+        '--return-url',
+        'https://tea.example/done',
+        '--json',
+      ],
+      env,
+    );
+    expect(s.code).toBe(0);
+    const session = JSON.parse(s.stdout);
+    expect(session.url).toBe(`https://pay.example/pay/${session.token}`);
+    expect(session.token).toMatch(/^cs_/);
+
+    const bad = await payframe(
+      [
+        'session',
+        'create',
+        '--merchant',
+        merchant.merchantId,
+        '--amount',
+        '10.50',
+        '--return-url',
+        'https://evil.example/',
+        '--json',
+      ],
+      env,
+    );
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('returnUrl'),
+    });
+  });
+
+  it('explains a missing option of merchant create', async () => {
+    const r = await payframe(['merchant', 'create', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.message).toContain('--name is required');
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * Operator commands on the gateway's data: `merchant create` and `session create`. They open the
+ * Operator commands on the gateway's data: `merchant create`, `session create` and `user create`. They open the
  * configured database like the server does (PGlite needs the server stopped, PostgreSQL does not).
  */
 import { parseArgs } from 'node:util';
@@ -8,6 +8,8 @@ import { openDatabase } from '../db/index.ts';
 import { PayframeError } from '../errors.ts';
 import { openGateway } from '../gateway/index.ts';
 import { checkoutUrl } from '../gateway/operations/hosted-payment-operations.ts';
+import { recordAudit, userResource } from '../gateway/users/audit.ts';
+import { createUser } from '../gateway/users/user-store.ts';
 import { CliError, type Output } from './output.ts';
 
 function usageError(message: string): CliError {
@@ -131,6 +133,63 @@ export async function sessionCommand(args: string[], out: Output): Promise<undef
     out.result({ token: session.token, url, expiresAt: session.expiresAt.toISOString() }, [
       `Checkout session created: ${url}`,
       `Expires at ${session.expiresAt.toISOString()}`,
+    ]);
+  } finally {
+    await db.close();
+  }
+  return undefined;
+}
+
+const USER_USAGE =
+  'Usage: payframe user create --merchant <id> --username <name> --password-stdin [--email <address>] [--json]';
+
+/** Standard input up to its end, less one final line break (`echo "$PW" | payframe user create …`). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** `user create`: a merchant user who can sign in with Login (docs/gateway-users.md). */
+export async function userCommand(args: string[], out: Output): Promise<undefined> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw usageError(USER_USAGE);
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      json: { type: 'boolean' },
+      merchant: { type: 'string' },
+      username: { type: 'string' },
+      email: { type: 'string' },
+      // The password never goes on the command line, where `ps` and shell history would show it.
+      'password-stdin': { type: 'boolean' },
+    },
+  });
+  if (!values.merchant || !values.username || !values['password-stdin']) {
+    throw usageError(`--merchant, --username and --password-stdin are required. ${USER_USAGE}`);
+  }
+  const password = await readStdin();
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    const user = await createUser(db, {
+      merchantId: values.merchant,
+      username: values.username,
+      password,
+      email: values.email ?? null,
+    }).catch(rethrow);
+    await recordAudit(db, {
+      actor: 'cli',
+      action: 'user.created',
+      resource: userResource(user.id),
+      outcome: 'success',
+      at: new Date(),
+    });
+    out.result({ userId: user.id, merchantId: user.merchantId, username: user.username, email: user.email }, [
+      `User ${user.username} created for merchant ${user.merchantId} (${user.merchantName}).`,
     ]);
   } finally {
     await db.close();

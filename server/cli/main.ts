@@ -5,6 +5,7 @@
  *   payframe migrate          apply database migrations and exit
  *   payframe merchant create  create a merchant (id + TransactionKey)
  *   payframe session create   create a checkout session (token + URL)
+ *   payframe user create      create a merchant user (Login), password from standard input
  *   payframe help             this text
  */
 import { parseArgs } from 'node:util';
@@ -13,7 +14,7 @@ import { describeDatabase, openDatabase } from '../db/index.ts';
 import { DataDirLockedError } from '../db/pglite.ts';
 import { createLogger } from '../logger.ts';
 import { closeOnSignals, startServer } from '../server.ts';
-import { merchantCommand, sessionCommand } from './gateway-commands.ts';
+import { merchantCommand, sessionCommand, userCommand } from './gateway-commands.ts';
 import { CliError, createOutput, type Output } from './output.ts';
 
 const HELP = `Usage: payframe <command> [options]
@@ -25,6 +26,8 @@ Commands:
               Create a merchant; prints its id and TransactionKey (shown once)
   session create --merchant <id> --amount <10.50> [--return-url <url>] [--order <no>]
               Create a checkout session; prints its token and URL
+  user create --merchant <id> --username <name> --password-stdin [--email <address>]
+              Create a merchant user who can sign in (Login); reads the password from standard input
   help        Show this help
 
 Options:
@@ -37,6 +40,7 @@ type Command = (args: string[], out: Output) => Promise<'running' | undefined>;
 const commands: Record<string, Command> = {
   merchant: merchantCommand,
   session: sessionCommand,
+  user: userCommand,
   async serve(args, out) {
     parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
     const config = loadConfig();

@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { openPglite } from '../db/pglite.ts';
+import { verifyPassword } from '../gateway/users/password-hash.ts';
+import { findUserByName } from '../gateway/users/user-store.ts';
+import { openPostgresSchema, tempDir } from '../testing/databases.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
+const PASSWORD = 'operator chose 2030 this';
+
+function payframe(args: string[], env: Record<string, string>, stdin = '') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** A database the CLI can open through its environment, and a way for the test to look inside. */
+interface CliDatabase {
+  env: Record<string, string>;
+  /** Runs `fn` on the database while the CLI is not running (PGlite admits one process). */
+  use<T>(fn: (db: Database) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+async function pgliteDatabase(): Promise<CliDatabase> {
+  const dir = tempDir('payframe-cli-');
+  const use = async <T>(fn: (db: Database) => Promise<T>) => {
+    const db = await openPglite(dir);
+    try {
+      await migrate(db);
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  };
+  return { env: { DATA_DIR: dir }, use, close: async () => {} };
+}
+
+async function postgresDatabase(url: string): Promise<CliDatabase> {
+  const db = await openPostgresSchema(url);
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${db.schema}`);
+  return {
+    env: { DATABASE_URL: u.href, DATA_DIR: tempDir('payframe-cli-') },
+    use: (fn) => fn(db),
+    close: () => db.close(),
+  };
+}
+
+const url = testDatabaseUrl();
+const targets: [string, () => Promise<CliDatabase>][] = [['pglite', pgliteDatabase]];
+if (url) targets.push(['postgres', () => postgresDatabase(url)]);
+
+describe.each(targets)('payframe user create on %s', (_name, open) => {
+  it('creates a merchant user with the password from standard input, and refuses bad input', async () => {
+    const cli = await open();
+    try {
+      const merchantId = await cli.use(async (db) => {
+        const { rows } = await db.query<{ id: string }>(
+          `insert into merchants (public_code, name, transaction_key_enc, reader_key_enc)
+           values ('pm_cli', 'Cli Crafts', 'x', 'x') returning id`,
+        );
+        return rows[0]!.id;
+      });
+      const args = [
+        'user',
+        'create',
+        '--merchant',
+        merchantId,
+        '--username',
+        'Olga.Operator',
+        '--password-stdin',
+      ];
+
+      const made = await payframe(
+        [...args, '--email', 'olga@cli.example', '--json'],
+        cli.env,
+        `${PASSWORD}\n`,
+      );
+      expect(made.stderr).toBe('');
+      expect(made.code).toBe(0);
+      expect(JSON.parse(made.stdout)).toEqual({
+        userId: expect.any(String),
+        merchantId,
+        username: 'Olga.Operator',
+        email: 'olga@cli.example',
+      });
+      expect(made.stdout).not.toContain(PASSWORD);
+
+      const taken = await payframe(
+        [...args.slice(0, 5), 'olga.operator', '--password-stdin', '--json'],
+        cli.env,
+        PASSWORD,
+      );
+      expect(taken.code).toBe(1);
+      expect(JSON.parse(taken.stdout).error).toMatchObject({
+        code: 'validation_failed',
+        message: expect.stringMatching(/taken/),
+      });
+
+      const weak = await payframe(
+        [...args.slice(0, 5), 'weak.user', '--password-stdin'],
+        cli.env,
+        'short1\n',
+      );
+      expect(weak.code).toBe(1);
+      expect(weak.stderr).toMatch(/at least 12 characters/);
+
+      const noStdin = await payframe([...args.slice(0, 5), 'other.user', '--json'], cli.env);
+      expect(noStdin.code).toBe(2);
+      expect(JSON.parse(noStdin.stdout).error.code).toBe('invalid_arguments');
+
+      await cli.use(async (db) => {
+        const user = await findUserByName(db, 'olga.operator');
+        expect(user).toMatchObject({ merchantId, email: 'olga@cli.example', merchantName: 'Cli Crafts' });
+        expect(await verifyPassword(PASSWORD, user!.passwordHash)).toBe(true);
+        expect(await findUserByName(db, 'weak.user')).toBeNull();
+        const { rows } = await db.query<{ actor: string }>(
+          "select actor from audit_events where action = 'user.created'",
+        );
+        expect(rows).toEqual([{ actor: 'cli' }]);
+      });
+    } finally {
+      await cli.close();
+    }
+  });
+});
