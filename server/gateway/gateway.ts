@@ -11,6 +11,8 @@ import type { CallContext } from '../soap/call-context.ts';
 import { authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
+import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
+import { PAYMENT_PROFILE_HANDLERS } from './operations/payment-profile-operations.ts';
 import { createHostedPayment, getHostedPaymentDetails } from './operations/hosted-payment-operations.ts';
 import {
   getMerchantDetails,
@@ -31,6 +33,8 @@ type Handlers = {
 };
 
 export const GATEWAY_HANDLERS: Handlers = {
+  ...PAYMENT_PROFILE_HANDLERS,
+  ...INVOICE_HANDLERS,
   ProcessTransaction: processTransaction,
   SettleTransaction: settleTransaction,
   GetTransactionHistories: getTransactionHistories,

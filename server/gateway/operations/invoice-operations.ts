@@ -5,9 +5,9 @@
  * collects it. Each invalid invoice is one string in Errors. Rules: docs/gateway-profiles-invoices.md.
  */
 import crypto from 'node:crypto';
-import { parseXsdDateTime } from '../../../shared/contract/xsd-date-time.ts';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import type { ValueOf } from '../../../shared/contract/values.ts';
+import { parseXsdDateTime } from '../../../shared/contract/xsd-date-time.ts';
 import { AmountError, fromCents, MAX_CENTS, toCents } from '../../../shared/money.ts';
 import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
@@ -129,7 +129,9 @@ export function percentOf(cents: bigint, percent: string): bigint {
 /** The convenience fee in cents for these invoices, or why the fee cannot be used. Pure. */
 export function convenienceFee(fee: string, isPercentage: boolean, invoicesCents: bigint): bigint | string {
   if (isPercentage) {
-    if (!/^\d*(\.\d*)?$/.test(fee.trim()) || Number(fee) > 100) {
+    const m = /^(\d*)(?:\.(\d*))?$/.exec(fee.trim());
+    const whole = BigInt(m?.[1] || '0');
+    if (!m || whole > 100n || (whole === 100n && /[1-9]/.test(m[2] ?? ''))) {
       return 'ConvenienceFee must be a percentage from 0 to 100 when ConvenienceFeePercentage is true.';
     }
     return percentOf(invoicesCents, fee);
@@ -151,7 +153,11 @@ function orderNumberOf(valid: readonly ValidInvoice[]): string {
   return `INV-${crypto.randomBytes(6).toString('hex').toUpperCase()}`;
 }
 
-const failed = (Message: string, Errors: string[] = []): InvoiceResponse => ({ Success: false, Message, Errors });
+const failed = (Message: string, Errors: string[] = []): InvoiceResponse => ({
+  Success: false,
+  Message,
+  Errors,
+});
 
 export async function createInvoice(
   params: OperationParams<'CreateInvoice'>,
@@ -161,7 +167,8 @@ export async function createInvoice(
   const r = params.invoiceRequest;
   if (!r) return failed('The invoiceRequest element is required.');
   const merchantId = actOn(call.principal, r.MerchantID);
-  if (call.principal.kind !== 'merchant') throw new PayframeError('forbidden', 'Only a merchant may create invoices.');
+  if (call.principal.kind !== 'merchant')
+    throw new PayframeError('forbidden', 'Only a merchant may create invoices.');
   // DESIGN.md §6: a TransactionKey inside a message must match too (as in CreateHostedPayment).
   if (r.TransactionKey && !(await deps.merchants.verifyKey(deps.db, merchantId, r.TransactionKey))) {
     throw new PayframeError('forbidden', 'The TransactionKey in the message does not match the credential.');
@@ -179,7 +186,8 @@ export async function createInvoice(
   }
 
   const { valid, errors } = checkInvoices(invoices, deps.now());
-  if (valid.length === 0) return failed('No invoice is valid, so there is nothing to pay: see Errors.', errors);
+  if (valid.length === 0)
+    return failed('No invoice is valid, so there is nothing to pay: see Errors.', errors);
   const invoicesCents = valid.reduce((sum, v) => sum + v.cents, 0n);
   const fee = convenienceFee(r.ConvenienceFee, r.ConvenienceFeePercentage, invoicesCents);
   if (typeof fee === 'string') return failed(fee, errors);
@@ -225,7 +233,10 @@ export async function createInvoice(
   }
 
   const counted = `${valid.length} invoice${valid.length === 1 ? '' : 's'} (${fromCents(invoicesCents)})`;
-  const skipped = errors.length > 0 ? ` ${errors.length} invalid invoice${errors.length === 1 ? ' was' : 's were'} left out: see Errors.` : '';
+  const skipped =
+    errors.length > 0
+      ? ` ${errors.length} invalid invoice${errors.length === 1 ? ' was' : 's were'} left out: see Errors.`
+      : '';
   return {
     Success: true,
     Message: `${counted} + convenience fee ${fromCents(fee)} = ${fromCents(total)}. Pay at ${checkoutUrl(deps, token)}.${skipped}`,

@@ -94,6 +94,8 @@ function expiryOf(month: number, year: number): Expiry {
 
 /** The card checked as card-checks.ts checks any card; failures become ResultCodes. */
 function checkedCard(number: string, expiry: Expiry, now: Date): { pan: string } {
+  // A long on the wire: only digits are a card number (normalizePan would drop a leading '-').
+  if (!/^\d+$/.test(number)) throw new ProfileProblem('InvalidCard');
   const checked = validateCard({ number, expiry }, now);
   if (checked.ok) return { pan: checked.pan };
   if (checked.reason === 'expired') throw new ProfileProblem('Expired');
@@ -209,7 +211,8 @@ export async function updatePaymentProfile(
       deps.now(),
     );
     if (outcome === 'not_found') throw new ProfileProblem('NotFound');
-    if (outcome === 'duplicate') throw duplicate(await findProfileByFingerprint(deps.db, owner, card.fingerprint));
+    if (outcome === 'duplicate')
+      throw duplicate(await findProfileByFingerprint(deps.db, owner, card.fingerprint));
     return { PaymentProfileId: profile.id, ResultCode: 'Ok', Message: 'Payment profile updated.' };
   }, profileFailure);
 }
@@ -233,7 +236,11 @@ export async function delelePaymentProfile(
 }
 
 /** A profile as CustomerProfileResponse: the card masked, never its number. */
-async function describe(deps: GatewayDeps, profile: PaymentProfile, message: string): Promise<CustomerProfile> {
+async function profileAnswer(
+  deps: GatewayDeps,
+  profile: PaymentProfile,
+  message: string,
+): Promise<CustomerProfile> {
   const card = await deps.vault.get(deps.db, profile.cardId);
   if (!card) throw new Error(`Payment profile ${profile.id} points at a missing card.`);
   return {
@@ -272,7 +279,7 @@ export async function getCustomerPaymentProfile(
       }
       const profile = await getProfile(deps.db, owner, id);
       if (!profile) throw new ProfileProblem('NotFound');
-      return describe(deps, profile, 'Payment profile found.');
+      return profileAnswer(deps, profile, 'Payment profile found.');
     },
     (p): CustomerProfile => ({ CustomerId: customerEcho, ResultCode: p.resultCode, Message: p.message }),
   );
@@ -290,7 +297,7 @@ export async function getCustomerPaymentProfileList(
   }
   const profiles = await listProfiles(deps.db, { merchantId, customerId: params.customerID });
   const answers: CustomerProfile[] = [];
-  for (const p of profiles) answers.push(await describe(deps, p, 'Payment profile found.'));
+  for (const p of profiles) answers.push(await profileAnswer(deps, p, 'Payment profile found.'));
   return answers;
 }
 

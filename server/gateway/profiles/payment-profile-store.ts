@@ -13,7 +13,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { StoredCard } from '../vault/card-vault.ts';
 
 export interface PaymentProfile {
-  /** Opaque: 'pp_' + 24 hex digits. */
+  /** Opaque: 'pp_' + 24 lowercase letters. */
   id: string;
   merchantId: string;
   customerId: string;
@@ -35,15 +35,22 @@ interface ProfileRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, merchant_id, customer_id, card_id, card_fingerprint, name_on_card, created_at, updated_at';
-const ID = /^pp_[0-9a-f]{24}$/;
+const COLUMNS =
+  'id, merchant_id, customer_id, card_id, card_fingerprint, name_on_card, created_at, updated_at';
+const ID = /^pp_[a-z]{24}$/;
 /** A profile id is opaque; anything not shaped like one is not looked up at all. */
 export function isPaymentProfileId(value: string): boolean {
   return ID.test(value);
 }
 
+/**
+ * 'pp_' + 24 random lowercase letters (112 bits). Letters only: a hex id can hold a run of 13+
+ * digits, which PAN scanners (and PCI-341-1 checks) would take for a card number.
+ */
 export function newPaymentProfileId(): string {
-  return `pp_${crypto.randomBytes(12).toString('hex')}`;
+  let id = 'pp_';
+  for (let i = 0; i < 24; i++) id += String.fromCharCode(97 + crypto.randomInt(26));
+  return id;
 }
 
 function fromRow(r: ProfileRow): PaymentProfile {
@@ -168,7 +175,12 @@ export async function updateProfile(
 }
 
 /** Soft-deletes the active profile; false when there is none (already deleted, or not theirs). */
-export async function deleteProfile(q: Queryable, owner: ProfileOwner, id: string, now: Date): Promise<boolean> {
+export async function deleteProfile(
+  q: Queryable,
+  owner: ProfileOwner,
+  id: string,
+  now: Date,
+): Promise<boolean> {
   if (!isPaymentProfileId(id)) return false;
   const { rowCount } = await q.query(
     `update payment_profiles set deleted_at = $4, updated_at = $4

@@ -35,7 +35,10 @@ export interface Expiry {
 
 /** Digits of a card number with spaces and dashes removed, or null unless 12–19 digits remain. */
 export function normalizePan(text: string): string | null {
-  const digits = text.replace(/[\s-]/g, '');
+  // Spaces and dashes between digit groups, as people type them; a leading sign is not a card number.
+  const trimmed = text.trim();
+  if (!/^\d/.test(trimmed)) return null;
+  const digits = trimmed.replace(/[\s-]/g, '');
   return /^\d{12,19}$/.test(digits) ? digits : null;
 }
 
