@@ -10,6 +10,8 @@ import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { type Gateway, openGateway } from './gateway/index.ts';
 import { threeDsRoutes } from './gateway/three-ds/three-ds-routes.ts';
+import { passwordResetRoutes } from './gateway/users/password-reset-routes.ts';
+import { devOutboxRoutes } from './notify/dev-outbox-routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -49,6 +51,9 @@ export async function buildApp({ config, db, logger, transactionService }: AppOp
   registerErrorHandling(app);
   registerHealthRoutes(app, db, health);
   const gateway = openGateway(config, db);
+  app.addHook('onClose', () => gateway.deps.notifier.close()); // waits for background sends
+  await app.register(passwordResetRoutes, { db, now: gateway.deps.now });
+  if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
   await app.register(threeDsRoutes, { db, service: gateway.deps.threeDs });
   await app.register(transactionServicePlugin, {
     service: transactionService ?? gateway.service,

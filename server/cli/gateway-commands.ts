@@ -9,7 +9,7 @@ import { PayframeError } from '../errors.ts';
 import { openGateway } from '../gateway/index.ts';
 import { checkoutUrl } from '../gateway/operations/hosted-payment-operations.ts';
 import { recordAudit, userResource } from '../gateway/users/audit.ts';
-import { createUser } from '../gateway/users/user-store.ts';
+import { createUser, passwordProblem } from '../gateway/users/user-store.ts';
 import { CliError, type Output } from './output.ts';
 
 function usageError(message: string): CliError {
@@ -172,6 +172,8 @@ export async function userCommand(args: string[], out: Output): Promise<undefine
     throw usageError(`--merchant, --username and --password-stdin are required. ${USER_USAGE}`);
   }
   const password = await readStdin();
+  const weak = passwordProblem(password);
+  if (weak) throw new CliError('validation_failed', weak.message); // before opening the database
   const config = loadConfig();
   const db = await openDatabase(config);
   try {

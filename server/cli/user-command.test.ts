@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
@@ -64,76 +64,63 @@ const targets: [string, () => Promise<CliDatabase>][] = [['pglite', pgliteDataba
 if (url) targets.push(['postgres', () => postgresDatabase(url)]);
 
 describe.each(targets)('payframe user create on %s', (_name, open) => {
-  it('creates a merchant user with the password from standard input, and refuses bad input', async () => {
-    const cli = await open();
-    try {
-      const merchantId = await cli.use(async (db) => {
-        const { rows } = await db.query<{ id: string }>(
-          `insert into merchants (public_code, name, transaction_key_enc, reader_key_enc)
-           values ('pm_cli', 'Cli Crafts', 'x', 'x') returning id`,
-        );
-        return rows[0]!.id;
-      });
-      const args = [
-        'user',
-        'create',
-        '--merchant',
-        merchantId,
-        '--username',
-        'Olga.Operator',
-        '--password-stdin',
-      ];
-
-      const made = await payframe(
-        [...args, '--email', 'olga@cli.example', '--json'],
-        cli.env,
-        `${PASSWORD}\n`,
+  let cli: CliDatabase;
+  let merchantId: string;
+  const args = (username: string) => ['user', 'create', '--merchant', merchantId, '--username', username];
+  beforeAll(async () => {
+    cli = await open();
+    merchantId = await cli.use(async (db) => {
+      const { rows } = await db.query<{ id: string }>(
+        `insert into merchants (public_code, name, transaction_key_enc, reader_key_enc)
+         values ('pm_cli', 'Cli Crafts', 'x', 'x') returning id`,
       );
-      expect(made.stderr).toBe('');
-      expect(made.code).toBe(0);
-      expect(JSON.parse(made.stdout)).toEqual({
-        userId: expect.any(String),
-        merchantId,
-        username: 'Olga.Operator',
-        email: 'olga@cli.example',
-      });
-      expect(made.stdout).not.toContain(PASSWORD);
+      return rows[0]!.id;
+    });
+  });
+  afterAll(() => cli.close());
 
-      const taken = await payframe(
-        [...args.slice(0, 5), 'olga.operator', '--password-stdin', '--json'],
-        cli.env,
-        PASSWORD,
+  // Each run starts tsx and opens the database: allow for a busy machine.
+  it('creates a merchant user with the password from standard input', { timeout: 90_000 }, async () => {
+    const made = await payframe(
+      [...args('Olga.Operator'), '--password-stdin', '--email', 'olga@cli.example', '--json'],
+      cli.env,
+      `${PASSWORD}\n`,
+    );
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toEqual({
+      userId: expect.any(String),
+      merchantId,
+      username: 'Olga.Operator',
+      email: 'olga@cli.example',
+    });
+    expect(made.stdout).not.toContain(PASSWORD);
+
+    const taken = await payframe([...args('olga.operator'), '--password-stdin', '--json'], cli.env, PASSWORD);
+    expect(taken.code).toBe(1);
+    expect(JSON.parse(taken.stdout).error).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(/taken/),
+    });
+
+    await cli.use(async (db) => {
+      const user = await findUserByName(db, 'olga.operator');
+      expect(user).toMatchObject({ merchantId, email: 'olga@cli.example', merchantName: 'Cli Crafts' });
+      expect(await verifyPassword(PASSWORD, user!.passwordHash)).toBe(true);
+      const { rows } = await db.query<{ actor: string }>(
+        "select actor from audit_events where action = 'user.created'",
       );
-      expect(taken.code).toBe(1);
-      expect(JSON.parse(taken.stdout).error).toMatchObject({
-        code: 'validation_failed',
-        message: expect.stringMatching(/taken/),
-      });
+      expect(rows).toEqual([{ actor: 'cli' }]);
+    });
+  });
 
-      const weak = await payframe(
-        [...args.slice(0, 5), 'weak.user', '--password-stdin'],
-        cli.env,
-        'short1\n',
-      );
-      expect(weak.code).toBe(1);
-      expect(weak.stderr).toMatch(/at least 12 characters/);
-
-      const noStdin = await payframe([...args.slice(0, 5), 'other.user', '--json'], cli.env);
-      expect(noStdin.code).toBe(2);
-      expect(JSON.parse(noStdin.stdout).error.code).toBe('invalid_arguments');
-
-      await cli.use(async (db) => {
-        const user = await findUserByName(db, 'olga.operator');
-        expect(user).toMatchObject({ merchantId, email: 'olga@cli.example', merchantName: 'Cli Crafts' });
-        expect(await verifyPassword(PASSWORD, user!.passwordHash)).toBe(true);
-        expect(await findUserByName(db, 'weak.user')).toBeNull();
-        const { rows } = await db.query<{ actor: string }>(
-          "select actor from audit_events where action = 'user.created'",
-        );
-        expect(rows).toEqual([{ actor: 'cli' }]);
-      });
-    } finally {
-      await cli.close();
-    }
+  it('refuses a weak password, and a password not given on standard input', { timeout: 60_000 }, async () => {
+    const weak = await payframe([...args('weak.user'), '--password-stdin'], cli.env, 'short1\n');
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toMatch(/at least 12 characters/);
+    const noStdin = await payframe([...args('other.user'), '--json'], cli.env);
+    expect(noStdin.code).toBe(2);
+    expect(JSON.parse(noStdin.stdout).error.code).toBe('invalid_arguments');
+    await cli.use(async (db) => expect(await findUserByName(db, 'weak.user')).toBeNull());
   });
 });

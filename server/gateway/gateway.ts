@@ -13,6 +13,7 @@ import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
 import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
 import { PAYMENT_PROFILE_HANDLERS } from './operations/payment-profile-operations.ts';
+import { forgotPassword, login } from './operations/user-operations.ts';
 import { createHostedPayment, getHostedPaymentDetails } from './operations/hosted-payment-operations.ts';
 import {
   getMerchantDetails,
@@ -35,6 +36,8 @@ type Handlers = {
 export const GATEWAY_HANDLERS: Handlers = {
   ...PAYMENT_PROFILE_HANDLERS,
   ...INVOICE_HANDLERS,
+  Login: login,
+  ForgotPassword: forgotPassword,
   ProcessTransaction: processTransaction,
   SettleTransaction: settleTransaction,
   GetTransactionHistories: getTransactionHistories,

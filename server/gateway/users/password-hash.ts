@@ -28,8 +28,12 @@ function scrypt(password: string, salt: Buffer, params: ScryptParams): Promise<B
   // node's default limit (32 MiB) is just below what N=2^15, r=8 needs (128·N·r plus overhead).
   const maxmem = 128 * N * params.r * params.p + 16 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    crypto.scrypt(password.normalize('NFC'), salt, KEY_BYTES, { N, r: params.r, p: params.p, maxmem }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    crypto.scrypt(
+      password.normalize('NFC'),
+      salt,
+      KEY_BYTES,
+      { N, r: params.r, p: params.p, maxmem },
+      (err, key) => (err ? reject(err) : resolve(key)),
     );
   });
 }
