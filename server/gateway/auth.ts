@@ -43,19 +43,24 @@ export interface AuthDeps {
   now: () => Date;
 }
 
-/** Seconds until the address may try again, or 0 when it is not throttled. */
-async function throttledFor(db: Queryable, subject: string, now: Date): Promise<number> {
+/** Seconds until the subject may try again, or 0 when it is not throttled. */
+export async function throttledFor(
+  db: Queryable,
+  subject: string,
+  now: Date,
+  max = MAX_FAILURES,
+): Promise<number> {
   const { rows } = await db.query<{ failures: number; window_start: Date }>(
     'select failures, window_start from auth_failures where subject = $1',
     [subject],
   );
   const r = rows[0];
-  if (!r || r.failures < MAX_FAILURES) return 0;
+  if (!r || r.failures < max) return 0;
   const left = FAILURE_WINDOW_SECONDS * 1000 - (now.getTime() - r.window_start.getTime());
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
-async function recordFailure(db: Queryable, subject: string, now: Date): Promise<void> {
+export async function recordFailure(db: Queryable, subject: string, now: Date): Promise<void> {
   await db.query(
     `insert into auth_failures (subject, failures, window_start) values ($1, 1, $2)
      on conflict (subject) do update set

@@ -11,8 +11,11 @@
  * matches; when both match, the reset link is made and sent after the answer (Notifier.sendLater),
  * so the answer's time does not depend on it either.
  */
+
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
+import { PayframeError } from '../../errors.ts';
 import type { NotificationMessage } from '../../notify/notifier.ts';
+import { recordFailure, throttledFor } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import { escapeHtml } from '../three-ds/three-ds-page.ts';
 import { recordAudit, userResource } from '../users/audit.ts';
@@ -42,7 +45,35 @@ export interface LoginProfile {
   merchantName: string;
 }
 
+/**
+ * Failed Logins allowed from one address in the throttle window (auth.ts) before that address is
+ * refused with 429: the per-user lock-out alone would let one address try a password on many users.
+ */
+export const LOGIN_FAILURES_PER_ADDRESS = 30;
+
 export async function login(
+  params: OperationParams<'Login'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<OperationResult<'Login'>> {
+  const subject = `login:${call.context.remoteAddress}`;
+  const wait = await throttledFor(deps.db, subject, deps.now(), LOGIN_FAILURES_PER_ADDRESS);
+  if (wait > 0) {
+    throw new PayframeError(
+      'rate_limited',
+      'Too many failed sign-ins. Please wait and try again.',
+      undefined,
+      {
+        retryAfterSeconds: wait,
+      },
+    );
+  }
+  const result = await attemptLogin(params, call, deps);
+  if (!result.Status) await recordFailure(deps.db, subject, deps.now());
+  return result;
+}
+
+async function attemptLogin(
   params: OperationParams<'Login'>,
   call: GatewayCall,
   deps: GatewayDeps,
