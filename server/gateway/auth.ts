@@ -8,7 +8,12 @@ import crypto from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { MerchantStore } from './merchants/merchant-store.ts';
-import { type Principal, PUBLIC_OPERATIONS, SERVICE_OPERATIONS } from './principal.ts';
+import {
+  type Principal,
+  PUBLIC_OPERATIONS,
+  SERVICE_ONLY_OPERATIONS,
+  SERVICE_OPERATIONS,
+} from './principal.ts';
 
 export const SERVICE_USERNAME = 'service';
 /** Failed checks allowed per address in a window before it is refused for the rest of the window. */
@@ -114,6 +119,9 @@ export function authorizeOperation(principal: Principal, operation: string): voi
   if (principal.kind === 'anonymous') throw new PayframeError('unauthorized');
   if (principal.kind === 'service' && !SERVICE_OPERATIONS.has(operation)) {
     throw new PayframeError('forbidden', 'This credential may not call this operation.');
+  }
+  if (principal.kind === 'merchant' && SERVICE_ONLY_OPERATIONS.has(operation)) {
+    throw new PayframeError('forbidden', 'This operation is for the checkout server only.');
   }
 }
 

@@ -14,7 +14,7 @@ import { sampleParams } from '../soap/testing/sample-values.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import { MAX_FAILURES } from './auth.ts';
 import { GATEWAY_HANDLERS } from './gateway.ts';
-import { PUBLIC_OPERATIONS, SERVICE_OPERATIONS } from './principal.ts';
+import { PUBLIC_OPERATIONS, SERVICE_ONLY_OPERATIONS, SERVICE_OPERATIONS } from './principal.ts';
 import { TEST_CARDS } from './processor/simulator.ts';
 import {
   call,
@@ -121,8 +121,13 @@ describe.each(databaseTargets())('gateway authentication and authorisation ($nam
       },
     );
 
-    it('with the right credential: past authentication', async () => {
+    it(`with the right credential: ${SERVICE_ONLY_OPERATIONS.has(op.name) ? 'forbidden (checkout server only)' : 'past authentication'}`, async () => {
       const f = await rawCall(w.app, op.name, paramsFor(op, w.a.id), w.a.as, nextIp());
+      if (SERVICE_ONLY_OPERATIONS.has(op.name)) {
+        expect(f.faultCode).toBe('soap:Client');
+        expect(f.errorCode).toBe('forbidden');
+        return;
+      }
       expectPastAuth(f);
       expect(f.errorCode).not.toBe('internal');
       if (!implemented(op)) expect(f.errorCode).toBe('not_implemented');

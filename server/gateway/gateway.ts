@@ -11,18 +11,21 @@ import type { CallContext } from '../soap/call-context.ts';
 import { authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
-import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
-import { PAYMENT_PROFILE_HANDLERS } from './operations/payment-profile-operations.ts';
-import { forgotPassword, login } from './operations/user-operations.ts';
 import { createHostedPayment, getHostedPaymentDetails } from './operations/hosted-payment-operations.ts';
+import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
 import {
   getMerchantDetails,
   getMerchantInfo,
   verify3DSecureMerchant,
 } from './operations/merchant-operations.ts';
+import { PAYMENT_PROFILE_HANDLERS } from './operations/payment-profile-operations.ts';
 import { processTransaction } from './operations/process-transaction.ts';
 import { getRecurringCustomerDetail, getTransactionHistories } from './operations/reporting-operations.ts';
 import { settleTransaction } from './operations/settlement-operations.ts';
+import { updateToken } from './operations/update-token.ts';
+import { forgotPassword, login } from './operations/user-operations.ts';
+import { sendVerificationCode } from './operations/verification-operations.ts';
+import { getStoredCards, removeStoredCard } from './operations/wallet-operations.ts';
 import type { Principal } from './principal.ts';
 
 type Handlers = {
@@ -38,6 +41,10 @@ export const GATEWAY_HANDLERS: Handlers = {
   ...INVOICE_HANDLERS,
   Login: login,
   ForgotPassword: forgotPassword,
+  UpdateToken: updateToken,
+  GetStoredCards: getStoredCards,
+  RemoveStoredCard: removeStoredCard,
+  SendVerificationCode: sendVerificationCode,
   ProcessTransaction: processTransaction,
   SettleTransaction: settleTransaction,
   GetTransactionHistories: getTransactionHistories,

@@ -23,5 +23,16 @@ export const SERVICE_OPERATIONS: ReadonlySet<string> = new Set([
   'ProcessTransaction',
 ]);
 
+/**
+ * Operations only the checkout server may call: the shopper's cross-merchant wallet and its codes
+ * are reached after the shopper proved a contact with a one-time code (DESIGN.md §9), which a
+ * merchant's credential cannot show.
+ */
+export const SERVICE_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
+  'GetStoredCards',
+  'SendVerificationCode',
+  'RemoveStoredCard',
+]);
+
 /** Operations anyone may call. */
 export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set(['Login', 'ForgotPassword']);

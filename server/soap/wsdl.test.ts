@@ -40,6 +40,8 @@ const HTTP_OPERATIONS = [
   'GetHostedPaymentDetails',
   'GetStoredCards',
   'SendVerificationCode',
+  // Payframe extensions with simple parameters get GET/POST forms too, as ASMX would give them.
+  'RemoveStoredCard',
 ];
 
 type Node = Record<string, unknown>;
@@ -206,7 +208,7 @@ describe('renderWsdl bindings', () => {
     }
   });
 
-  it('has GET and POST bindings for exactly the ten operations with simple parameters', () => {
+  it('has GET and POST bindings for exactly the operations with simple parameters (the spec\'s ten and extensions)', () => {
     expect(operations.filter(hasSimpleParams).map((op) => op.name)).toEqual(HTTP_OPERATIONS);
     const bindings = list(on, 'wsdl:binding');
     expect(names(bindings)).toEqual([

@@ -50,4 +50,12 @@ export const extensionOperationList = [
     result: 'HostedPaymentResponse',
     extension: true,
   }),
+  // The spec has no way to take a card out of the shopper's wallet (docs/gateway-wallet-codes.md).
+  operation({
+    name: 'RemoveStoredCard',
+    doc: "Removes a card from the shopper's wallet (checkout server only).",
+    params: [field('email', 'string'), field('phoneNumber', 'string'), field('tokenGuid', 'string')],
+    result: 'OperationStatus',
+    extension: true,
+  }),
 ] as const;

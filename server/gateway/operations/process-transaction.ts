@@ -17,6 +17,7 @@ import { checkSchedule, createSchedule, type Schedule } from '../payments/recurr
 import { runSale } from '../payments/sale.ts';
 import type { TransactionRow } from '../payments/transaction-rows.ts';
 import { validateCard } from '../vault/card-checks.ts';
+import { addToWallet } from './wallet-operations.ts';
 
 type Response = OperationResult<'ProcessTransaction'>;
 const TYPES = new Set(['sale', 'auth', 'capture', 'void', 'refund']);
@@ -116,6 +117,17 @@ async function sale(
   if (out.result.approved && out.source.kind === 'card' && (r.CreateToken || r.IsRecurring)) {
     const token = await newToken(deps, out.row.merchantId, out.source.card.id);
     extra.Token = token;
+    if (r.CreateToken && !out.source.fromToken) {
+      // With the shopper's e-mail or phone, the card also joins the shopper's wallet (GetStoredCards).
+      await addToWallet(deps.db, deps, {
+        cardId: out.source.card.id,
+        email: r.Email,
+        phone: r.Phone,
+        displayName: r.DisplayName,
+        nameOnCard: r.CardName,
+        merchantId: out.row.merchantId,
+      });
+    }
     if (r.IsRecurring) {
       const schedule = await createSchedule(deps.db, {
         merchantId: out.row.merchantId,

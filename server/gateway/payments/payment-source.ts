@@ -8,6 +8,8 @@ import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { abaRoutingValid, isExpired, maskAccount, validateCard } from '../vault/card-checks.ts';
 import type { StoredCard } from '../vault/card-vault.ts';
+import { normalizeEmail, normalizePhone } from '../wallet/contacts.ts';
+import { walletCardId } from '../wallet/wallet-store.ts';
 
 export type Request = ValueOf<'Request'>;
 
@@ -61,12 +63,25 @@ async function tokenSource(
   merchantId: string,
   token: string,
   r: Request,
+  allowWallet: boolean,
 ): Promise<Source> {
   const { rows } = await q.query<{ card_id: string }>(
     'select card_id from card_tokens where token = $1 and merchant_id = $2',
     [token.trim(), merchantId],
   );
-  const card = rows[0] ? await deps.vault.get(q, rows[0].card_id) : null;
+  let cardId = rows[0]?.card_id ?? null;
+  if (!cardId && allowWallet) {
+    // The checkout server pays with a shopper's wallet card (a TokenGuid) after the shopper proved
+    // the contact with a one-time code; the CVV is asked again (security-requirements.md OTP-12).
+    const contacts = {
+      email: r.Email?.trim() ? normalizeEmail(r.Email) : null,
+      phone: r.Phone?.trim() ? normalizePhone(r.Phone) : null,
+    };
+    cardId = await walletCardId(q, token.trim(), contacts, deps.now());
+    if (cardId && !r.CVV2?.trim())
+      throw new RequestProblem('N7', 'The security code is required to pay with a saved card.');
+  }
+  const card = cardId ? await deps.vault.get(q, cardId) : null;
   if (!card) throw new RequestProblem('14', 'SaveCardID does not name a stored card of this merchant.');
   if (isExpired({ month: card.expMonth, year: card.expYear }, deps.now()))
     throw new RequestProblem('54', 'The stored card has expired.');
@@ -82,9 +97,11 @@ export async function resolveSource(
   deps: GatewayDeps,
   merchantId: string,
   r: Request,
+  options: { allowWallet?: boolean } = {},
 ): Promise<Source> {
   if (r.IsAchTransaction) return achSource(r);
-  if (r.SaveCardID?.trim()) return tokenSource(q, deps, merchantId, r.SaveCardID, r);
+  if (r.SaveCardID?.trim())
+    return tokenSource(q, deps, merchantId, r.SaveCardID, r, options.allowWallet ?? false);
   if (!hasCardInput(r))
     throw new RequestProblem('30', 'Give CardNumber and ExpirationDate, a SaveCardID, or an ACH account.');
   if (!r.ExpirationDate?.trim())

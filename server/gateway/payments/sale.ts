@@ -127,7 +127,10 @@ export async function runSale(
       `This merchant does not accept ${method === 'ach' ? 'bank account' : 'card'} payments.`,
     );
   }
-  const source = await resolveSource(deps.db, deps, merchantId, r);
+  // A shopper's wallet card may be paid only by the checkout server, for a checkout session.
+  const source = await resolveSource(deps.db, deps, merchantId, r, {
+    allowWallet: actingMerchant === null && !!sessionToken,
+  });
   const threeDs = await threeDsAuthenticated(deps, merchantId, source, cents, r);
 
   if (sessionToken) claim = await claimSession(deps, sessionToken, actingMerchant);

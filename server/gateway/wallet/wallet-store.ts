@@ -89,31 +89,37 @@ export interface NewEntry {
 
 /**
  * Saves a card for these contacts and answers its entry. The same card already saved for the same
- * contacts is the same entry (its names are refreshed when new ones are given), also when two
- * instances save it at once.
+ * contacts is the same entry, also when two instances save it at once: `renames` sets its names to
+ * the ones given (UpdateToken), otherwise they only fill names it lacks (a repeat payment).
  */
-export async function saveEntry(q: Queryable, e: NewEntry): Promise<{ entry: WalletEntry; created: boolean }> {
-  const tokenGuid = crypto.randomUUID();
+export async function saveEntry(
+  q: Queryable,
+  e: NewEntry,
+  renames: boolean,
+): Promise<{ entry: WalletEntry; created: boolean }> {
   const inserted = await q.query(
     `insert into wallet_cards (token_guid, card_id, email, phone, name_on_card, display_name,
        created_by_merchant, created_at, updated_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $8)
      on conflict (card_id, coalesce(email, ''), coalesce(phone, '')) where removed_at is null do nothing`,
-    [tokenGuid, e.cardId, e.email, e.phone, e.nameOnCard, e.displayName, e.merchantId, e.now],
+    [crypto.randomUUID(), e.cardId, e.email, e.phone, e.nameOnCard, e.displayName, e.merchantId, e.now],
   );
+  const created = inserted.rowCount === 1;
+  const pick = (column: string, param: string) =>
+    renames ? `coalesce(${param}, w.${column})` : `coalesce(w.${column}, ${param})`;
   const { rows } = await q.query<EntryRow>(
     `update wallet_cards w set
-       name_on_card = coalesce($4, w.name_on_card),
-       display_name = coalesce($5, w.display_name),
+       name_on_card = ${pick('name_on_card', '$4')},
+       display_name = ${pick('display_name', '$5')},
        updated_at = case when $7::boolean then w.updated_at else $6 end
      where w.card_id = $1 and w.email is not distinct from $2 and w.phone is not distinct from $3
        and w.removed_at is null
      returning ${ENTRY_COLUMNS}`,
-    [e.cardId, e.email, e.phone, e.nameOnCard, e.displayName, e.now, inserted.rowCount === 1],
+    [e.cardId, e.email, e.phone, e.nameOnCard, e.displayName, e.now, created],
   );
   const row = rows[0];
   if (!row) throw new Error('A wallet entry vanished right after it was saved.');
-  return { entry: toEntry(row), created: inserted.rowCount === 1 };
+  return { entry: toEntry(row), created };
 }
 
 /**
@@ -164,25 +170,38 @@ export async function updateEntry(
   return { ok: true };
 }
 
-/** The shopper's cards that have not expired, newest first, one entry per card. */
+type CardRow = EntryRow & {
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  card_name: string | null;
+};
+
+/**
+ * The shopper's cards that have not expired, newest first, one entry per card. The name on the card
+ * is the entry's, else the one the card was first stored with.
+ */
 export async function listCards(q: Queryable, contacts: Contacts, now: Date): Promise<WalletCard[]> {
-  const { rows } = await q.query<EntryRow & { brand: string; last4: string; exp_month: number; exp_year: number }>(
-    `select distinct on (w.card_id) ${ENTRY_COLUMNS}, c.brand, c.last4, c.exp_month, c.exp_year, w.created_at
-     from wallet_cards w join cards c on c.id = w.card_id
-     where ${MATCHES} and ${NOT_EXPIRED}
-     order by w.card_id, w.created_at desc, w.token_guid`,
+  const { rows } = await q.query<CardRow>(
+    `select s.* from (
+       select distinct on (w.card_id) ${ENTRY_COLUMNS}, c.brand, c.last4, c.exp_month, c.exp_year,
+         c.name_on_card as card_name, w.created_at
+       from wallet_cards w join cards c on c.id = w.card_id
+       where ${MATCHES} and ${NOT_EXPIRED}
+       order by w.card_id, w.created_at desc, w.token_guid
+     ) s
+     order by s.created_at desc, s.token_guid`,
     shopperParams(contacts, now),
   );
-  const cards = rows.map((r) => ({
+  return rows.map((r) => ({
     ...toEntry(r),
+    nameOnCard: r.name_on_card ?? r.card_name,
     brand: r.brand,
     last4: r.last4,
     expMonth: Number(r.exp_month),
     expYear: Number(r.exp_year),
-    createdAt: (r as unknown as { created_at: Date }).created_at,
   }));
-  cards.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.tokenGuid.localeCompare(b.tokenGuid));
-  return cards.map(({ createdAt: _createdAt, ...card }) => card);
 }
 
 /**
@@ -190,7 +209,12 @@ export async function listCards(q: Queryable, contacts: Contacts, now: Date): Pr
  * card (GetStoredCards shows a card once, so removing it must not let another entry resurface).
  * Answers how many entries were removed.
  */
-export async function removeCard(q: Queryable, tokenGuid: string, contacts: Contacts, now: Date): Promise<number> {
+export async function removeCard(
+  q: Queryable,
+  tokenGuid: string,
+  contacts: Contacts,
+  now: Date,
+): Promise<number> {
   const { rowCount } = await q.query(
     `update wallet_cards w set removed_at = $4, updated_at = $4
      where ${MATCHES}

@@ -1,0 +1,75 @@
+/**
+ * Test support for the wallet and one-time-code tests: the real app on a test database (as
+ * gateway-kit's `openWorld`), served by a gateway that has the wallet handlers and a clock the test
+ * can move (the processor simulator keeps the real time); and short calls for the tests.
+ */
+import type { TransactionService } from '../../../shared/contract/service.ts';
+import type { CallContext } from '../../soap/call-context.ts';
+import { buildTestApp } from '../../testing/app.ts';
+import type { DatabaseTarget } from '../../testing/databases.ts';
+import { createGateway, GATEWAY_HANDLERS } from '../gateway.ts';
+import type { GatewayDeps } from '../gateway-call.ts';
+import { updateToken } from '../operations/update-token.ts';
+import { sendVerificationCode } from '../operations/verification-operations.ts';
+import { getStoredCards, removeStoredCard } from '../operations/wallet-operations.ts';
+import { call, createMerchant, type GatewayWorld, SERVICE_KEY } from './gateway-kit.ts';
+import type { As } from './soap-call.ts';
+
+/** The handlers of this part, until GATEWAY_HANDLERS has them. */
+export const WALLET_HANDLERS = {
+  UpdateToken: updateToken,
+  GetStoredCards: getStoredCards,
+  RemoveStoredCard: removeStoredCard,
+  SendVerificationCode: sendVerificationCode,
+} as const;
+
+export interface WalletWorld extends GatewayWorld {
+  /** The gateway's dependencies, with the movable clock. */
+  deps: GatewayDeps;
+  clock: { now: Date };
+}
+
+export async function openWalletWorld(target: DatabaseTarget): Promise<WalletWorld> {
+  const db = await target.open();
+  let gateway: TransactionService<CallContext> | undefined;
+  // The app wants its service before the gateway's dependencies exist: hand it one that forwards.
+  const forward = new Proxy({} as TransactionService<CallContext>, {
+    get: (_target, name) => (params: unknown, context: CallContext) =>
+      (gateway as unknown as Record<string, (p: unknown, c: CallContext) => Promise<unknown>>)[
+        name as string
+      ]?.(params, context),
+  });
+  const t = await buildTestApp(
+    db,
+    { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY },
+    { closeDatabase: true, transactionService: forward },
+  );
+  const clock = { now: new Date() };
+  const deps: GatewayDeps = { ...t.gateway.deps, now: () => clock.now };
+  gateway = createGateway(deps, { ...GATEWAY_HANDLERS, ...WALLET_HANDLERS });
+  const a = await createMerchant(t, db, 'Alpha Outfitters', true);
+  const b = await createMerchant(t, db, 'Bravo Bikes', false);
+  return { db, t, app: t.app, a, b, deps, clock, close: () => t.close() };
+}
+
+export const SERVICE = { service: SERVICE_KEY } as const;
+const GUID = /TokenGuid=([0-9a-f-]{36})$/;
+
+let shoppers = 0;
+/** A shopper of its own (mixed-case e-mail, spaced phone), so tests do not see each other's cards. */
+export function newShopper(): { email: string; phone: string } {
+  shoppers += 1;
+  return { email: `Shopper.${shoppers}@Example.COM`, phone: `+1 415 555 ${String(1000 + shoppers)}` };
+}
+
+/** UpdateToken for merchant A (by default as A), with the TokenGuid read from the Message. */
+export async function saveCard(w: WalletWorld, fields: Record<string, unknown>, as: As = w.a.as) {
+  const token = { MerchantID: w.a.id, IsValidateCard: false, ...fields };
+  const status = await call(w.app, 'UpdateToken', { token }, as);
+  return { ...status, guid: GUID.exec(status.Message ?? '')?.[1] };
+}
+
+/** GetStoredCards as the checkout server. */
+export function storedCards(w: WalletWorld, email: string | null, phoneNumber: string | null = null) {
+  return call(w.app, 'GetStoredCards', { email, phoneNumber }, SERVICE);
+}
