@@ -49,7 +49,10 @@ const steps = [
       return failed;
     },
   },
-  { name: 'lint (biome)', run: () => run(bin('biome'), ['check', '.']) },
+  {
+    name: 'lint (eslint, prettier)',
+    run: async () => (await run(bin('eslint'), ['.'])) || run(bin('prettier'), ['--check', '.']),
+  },
   {
     name: `unit + storage (vitest; ${dbUrl ? 'PGlite + PostgreSQL' : 'PGlite'})`,
     counts: () => {

@@ -75,8 +75,7 @@ export function createGateway(
   const service: Record<string, (params: unknown, context: CallContext) => Promise<unknown>> = {};
   for (const op of operations) {
     const handler = handlers[op.name] as
-      | ((params: unknown, call: GatewayCall, deps: GatewayDeps) => Promise<unknown>)
-      | undefined;
+      ((params: unknown, call: GatewayCall, deps: GatewayDeps) => Promise<unknown>) | undefined;
     service[op.name] = async (params, context) => {
       const principal = await principalOf(deps, op.name, context);
       authorizeOperation(principal, op.name);

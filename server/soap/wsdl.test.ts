@@ -208,7 +208,7 @@ describe('renderWsdl bindings', () => {
     }
   });
 
-  it('has GET and POST bindings for exactly the operations with simple parameters (the spec\'s ten and extensions)', () => {
+  it("has GET and POST bindings for exactly the operations with simple parameters (the spec's ten and extensions)", () => {
     expect(operations.filter(hasSimpleParams).map((op) => op.name)).toEqual(HTTP_OPERATIONS);
     const bindings = list(on, 'wsdl:binding');
     expect(names(bindings)).toEqual([

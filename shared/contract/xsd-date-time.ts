@@ -15,14 +15,7 @@
 import { ScalarFormatError } from './scalar-error.ts';
 
 export type XsdDateTimeForm =
-  | 'dateTime'
-  | 'time'
-  | 'date'
-  | 'gYearMonth'
-  | 'gYear'
-  | 'gMonthDay'
-  | 'gDay'
-  | 'gMonth';
+  'dateTime' | 'time' | 'date' | 'gYearMonth' | 'gYear' | 'gMonthDay' | 'gDay' | 'gMonth';
 
 export interface XsdDateTime {
   readonly form: XsdDateTimeForm;

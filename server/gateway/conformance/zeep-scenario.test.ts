@@ -17,7 +17,7 @@ const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.join(import.meta.dirname, 'zeep-scenario.py');
 const zeepInstalled = spawnSync(PYTHON, ['-c', 'import zeep']).status === 0;
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON printed by the Python side, checked by the assertions
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON printed by the Python side, checked by the assertions
 type Json = Record<string, any>;
 
 function runZeep(job: unknown): Promise<Json> {

@@ -38,7 +38,7 @@ export interface ValidInvoice {
 /** Removes control and bidi-override characters, trims; empty: null. */
 function cleanText(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point.
   const cleaned = value.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
   return cleaned || null;
 }

@@ -79,7 +79,7 @@ function profileIdOf(value: string | null | undefined): string {
 /** NameOnCard without control or bidi-override characters; empty or absent: null. */
 function nameOf(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point.
   const cleaned = value.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
   if (cleaned.length > NAME_MAX) {
     throw new ProfileProblem('InvalidRequest', `NameOnCard must be at most ${NAME_MAX} characters.`);

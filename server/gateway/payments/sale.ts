@@ -27,7 +27,9 @@ function amountOf(r: Request, sessionCents: bigint | null): bigint {
       let given: bigint | null = null;
       try {
         given = toPositiveCents(r.Amount);
-      } catch {}
+      } catch {
+        // not an amount at all: refused just below, as any amount other than the session's
+      }
       if (given !== sessionCents)
         throw new RequestProblem('13', 'Amount does not match the checkout session.');
     }

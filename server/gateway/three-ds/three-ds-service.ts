@@ -57,8 +57,7 @@ export interface ChallengeStatus {
 }
 
 export type CompleteResult =
-  | { ok: true; challenge: ChallengeStatus }
-  | { ok: false; reason: 'unknown' | 'expired' };
+  { ok: true; challenge: ChallengeStatus } | { ok: false; reason: 'unknown' | 'expired' };
 
 export type VerifyFailure = 'unknown' | 'not_authenticated' | 'mismatch' | 'expired' | 'already_used';
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailure };

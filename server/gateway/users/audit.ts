@@ -10,11 +10,7 @@ export interface AuditEvent {
   /** `merchant_user:<id>`, `anonymous`, `cli`. */
   actor: string;
   action:
-    | 'user.created'
-    | 'user.login'
-    | 'user.locked'
-    | 'user.password_reset_requested'
-    | 'user.password_reset';
+    'user.created' | 'user.login' | 'user.locked' | 'user.password_reset_requested' | 'user.password_reset';
   /** `merchant_user:<id>` when a user is concerned. */
   resource?: string | null;
   outcome: 'success' | 'failure' | 'info';

@@ -28,6 +28,8 @@ const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
  * `Name` [5], sticky: set `lastIndex` and `exec` to read a name in place without slicing.
  * One character class per position, so matching is linear in the name's length.
  */
+// XML's name classes include combining marks on purpose (XML 1.0 §2.3 NameChar).
+// eslint-disable-next-line no-misleading-character-class
 export const NAME_AT = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy');
 
 /** True when `name` starts with a character that may begin an NCName (Namespaces in XML [4]). */

@@ -7,13 +7,7 @@
  * attacker-chosen text (a 1 MB tag name, §2 row 8) and errors end up in logs.
  */
 export type XmlReadReason =
-  | 'doctype'
-  | 'malformed'
-  | 'invalid-char'
-  | 'undeclared-entity'
-  | 'limit'
-  | 'encoding'
-  | 'undeclared-prefix';
+  'doctype' | 'malformed' | 'invalid-char' | 'undeclared-entity' | 'limit' | 'encoding' | 'undeclared-prefix';
 
 export class XmlReadError extends Error {
   override readonly name = 'XmlReadError';
