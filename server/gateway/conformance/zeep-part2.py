@@ -6,8 +6,10 @@ HTTP Basic on a requests.Session: a merchant (`MerchantID:TransactionKey`), the 
 Run with /usr/bin/python3 (Debian's python3-zeep). Reads a JSON job on stdin:
 
     {"wsdl": "http://127.0.0.1:40123/TransactionService.asmx?WSDL", "phase": "main" | "reset",
-     "merchantId": "100001", "key": "…", "otherMerchantId": "100002", "otherKey": "…",
-     "serviceKey": "…", "user": {"name", "password", "email"}, "locked": {…}, "newPassword": "…"}
+     "a": {"id": "100001", "key": "…"}, "b": {"id": "100002", "key": "…"}, "serviceKey": "…",
+     "user": {"name", "password", "email"}, "locked": {…}, "newPassword": "…" (phase "reset")}
+
+Merchant "a" owns the profiles, wallet cards, invoices and both users; "b" is another merchant.
 
 Phase "main": payment profiles, the shopper's wallet, one-time codes, CreateInvoice, Login with the
 lock-out, ForgotPassword. Phase "reset" (after the test has flushed the notifier): reads the reset
@@ -75,6 +77,12 @@ class Caller:
             return getattr(self.soap11, op)(**params).text
 
 
+def merchant(job, m):
+    caller = Caller(job, (m["id"], m["key"]))
+    caller.id, caller.key = m["id"], m["key"]
+    return caller
+
+
 def profiles(a, b, svc):
     mid, year = int(a.id), TODAY.year + 2
 
@@ -126,7 +134,7 @@ def profiles(a, b, svc):
     return out
 
 
-def wallet(a, b, svc, svc12_codes):
+def wallet(a, b, svc, send_codes):
     email, phone = "Shopper.One@Example.COM", "+1 415 555 0101"
     tok = lambda c, **f: c.call("UpdateToken", token={"MerchantID": int(a.id), "IsValidateCard": False, **f})
     out = {"saved": tok(a, CardNumber=str(VISA), ExpirationDate=EXPIRY, CVV2="123", NameOnCard="Jo Doe",
@@ -150,7 +158,7 @@ def wallet(a, b, svc, svc12_codes):
         "nobody": svc.call("GetStoredCards", email="nobody@example.com", phoneNumber=None),
         "badContact": svc.call("GetStoredCards", email="not-an-email", phoneNumber=None),
     })
-    out["codes"] = svc12_codes(email, phone)
+    out["codes"] = send_codes(email, phone)
     out.update({
         "merchantRemove": a.call("RemoveStoredCard", email=email, phoneNumber=None, tokenGuid=guid),
         "removed": svc.call("RemoveStoredCard", email=email, phoneNumber=phone, tokenGuid=guid),
@@ -261,10 +269,7 @@ def main():
     if job["phase"] == "reset":
         out = reset(anon, job)
     else:
-        a = Caller(job, (job["merchantId"], job["key"]))
-        a.id, a.key = job["merchantId"], job["key"]
-        b = Caller(job, (job["otherMerchantId"], job["otherKey"]))
-        b.id = job["otherMerchantId"]
+        a, b = merchant(job, job["a"]), merchant(job, job["b"])
         svc = Caller(job, ("service", job["serviceKey"]))
         out = {"profiles": profiles(a, b, svc), "wallet": wallet(a, b, svc, codes(a, svc, anon)),
                "invoices": invoices(a, b, svc), "users": users(anon, job)}
