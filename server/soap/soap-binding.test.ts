@@ -1,6 +1,7 @@
 /** SOAP 1.1 and 1.2 on the wire through the real app: routing, versions, faults, statuses. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PayframeError } from '../errors.ts';
+import { createGateway } from '../gateway/gateway.ts';
 import { buildTestApp, type TestApp } from '../testing/app.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import { type RecordingService, recordingService } from './testing/recording-service.ts';
@@ -248,10 +249,16 @@ describe('request format', () => {
 describe('an operation that is not implemented', () => {
   it('answers a Server fault saying so, never made-up data', async () => {
     const db = await databaseTargets()[0]!.open();
-    const plain = await buildTestApp(db, {}, { closeDatabase: true }); // the real gateway
+    const real = await buildTestApp(db);
+    // The gateway with no handlers: every operation passes the credential check, then says so.
+    const bare = await buildTestApp(
+      db,
+      {},
+      { closeDatabase: true, transactionService: createGateway(real.gateway.deps, {}) },
+    );
     try {
-      // Login is public (no credential needed) and has no implementation yet.
-      const res = await plain.app.inject({
+      // Login is public (no credential needed).
+      const res = await bare.app.inject({
         method: 'POST',
         url: '/TransactionService.asmx',
         payload: env11(
@@ -264,7 +271,8 @@ describe('an operation that is not implemented', () => {
       expect(res.body).toContain('Login is not implemented yet.');
       expect(res.body).toContain('<ErrorCode xmlns="http://tempuri.org/">not_implemented</ErrorCode>');
     } finally {
-      await plain.close();
+      await real.close();
+      await bare.close();
     }
   });
 });
