@@ -11,6 +11,14 @@ import { getTransaction, insertTransaction, type TransactionRow } from './transa
 
 type FollowOnKind = 'capture' | 'void' | 'refund' | 'reversal';
 
+/** The column of the original that records what each kind of follow-on used up (a void flags it). */
+const USED_COLUMN: Record<FollowOnKind, string | null> = {
+  capture: 'captured_amount',
+  refund: 'refunded_amount',
+  reversal: 'reversed_amount',
+  void: null,
+};
+
 function optionalCents(value: string | undefined, what: string): bigint | null {
   if (value === undefined || /^[+]?0*(\.0*)?$/.test(value.trim())) return null;
   try {
@@ -110,12 +118,7 @@ export async function runFollowOn(
     if (!o)
       throw new RequestProblem('12', 'OriginalTransactionID does not name a transaction of this merchant.');
     const cents = amountToUse(kind, o, r);
-    const column = {
-      capture: 'captured_amount',
-      refund: 'refunded_amount',
-      reversal: 'reversed_amount',
-      void: null,
-    }[kind];
+    const column = USED_COLUMN[kind];
     if (column) {
       await tx.query(`update transactions set ${column} = ${column} + $2 where id = $1`, [
         o.id,
@@ -175,12 +178,7 @@ export async function runFollowOn(
   // The processor refused: give the reserved amount back and record the refusal as it came.
   await deps.db.transaction(async (tx) => {
     await getTransaction(tx, merchantId, original.id, { forUpdate: true });
-    const column = {
-      capture: 'captured_amount',
-      refund: 'refunded_amount',
-      reversal: 'reversed_amount',
-      void: null,
-    }[kind];
+    const column = USED_COLUMN[kind];
     if (column) {
       await tx.query(`update transactions set ${column} = ${column} - $2 where id = $1`, [
         original.id,
