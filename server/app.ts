@@ -2,10 +2,15 @@
  * The Payframe HTTP application, built as a Fastify instance from its parts. `server.ts` starts it;
  * tests build it and use `app.inject()`.
  */
+import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { TransactionService } from '../shared/contract/service.ts';
+import { type Checkout, createCheckout } from './checkout/checkout.ts';
+import type { CheckoutOptions } from './checkout/deps.ts';
+import { checkoutPlugin } from './checkout/plugin.ts';
+import { merchantKeySigner } from './checkout/signer.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { type Gateway, openGateway } from './gateway/index.ts';
@@ -25,15 +30,24 @@ export interface AppOptions {
   logger: Logger;
   /** Replaces the gateway behind /TransactionService.asmx (binding and client tests). */
   transactionService?: TransactionService<CallContext>;
+  /** Adjusts the checkout's options (tests: a port that fails on cue, a fixed secret). */
+  checkoutOptions?: (defaults: CheckoutOptions) => CheckoutOptions;
 }
 
 export interface PayframeApp {
   app: FastifyInstance;
   health: HealthState;
   gateway: Gateway;
+  checkout: Checkout;
 }
 
-export async function buildApp({ config, db, logger, transactionService }: AppOptions): Promise<PayframeApp> {
+export async function buildApp({
+  config,
+  db,
+  logger,
+  transactionService,
+  checkoutOptions,
+}: AppOptions): Promise<PayframeApp> {
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
@@ -60,6 +74,21 @@ export async function buildApp({ config, db, logger, transactionService }: AppOp
     namespace: config.soapNamespace,
     httpBindings: config.soapHttpBindings,
   });
+  const defaults: CheckoutOptions = {
+    db,
+    port: gateway.service,
+    // Keys the idempotency fingerprints; derived from the vault key, which every instance shares.
+    secret: crypto
+      .createHash('sha256')
+      .update(gateway.keys.fingerprintPan('payframe/checkout-idempotency'))
+      .digest(),
+    signer: merchantKeySigner(gateway.deps.merchants, db),
+    publicUrl: config.publicUrl,
+    log: app.log,
+    webhooks: { allowPrivateNetworks: config.env !== 'production' },
+  };
+  const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
+  await app.register(checkoutPlugin, { checkout });
   await registerWidgetAssets(app);
-  return { app, health, gateway };
+  return { app, health, gateway, checkout };
 }

@@ -22,7 +22,7 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger = createLogger({ level: config.logLevel })) {
   const db = await openDatabase(config);
   logger.info({ database: describeDatabase(config) }, 'database ready');
-  const { app, health, gateway } = await buildApp({ config, db, logger });
+  const { app, health, gateway, checkout } = await buildApp({ config, db, logger });
   const demo = await ensureDemoMerchant(config, db, gateway.deps.merchants);
   if (demo) {
     logger.info(
@@ -30,6 +30,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       'demo merchant created (key in DATA_DIR/demo-merchant.json)',
     );
   }
+  // Checkout recovery, expiry announcements, webhook delivery, pruning: every 5 s, on every instance.
+  const stopCheckout = checkout.startWorkers(5_000);
   const stopRecurring = startRecurringRunner(gateway.deps, 60_000, (err) =>
     logger.error({ err }, 'recurring runner failed'),
   );
@@ -49,6 +51,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     closing ??= (async () => {
       health.shuttingDown = true;
       stopRecurring();
+      stopCheckout();
       await app.close();
       await db.close();
     })();

@@ -24,7 +24,7 @@ describe('ReturnUrl (security-requirements.md §7 rows 1–4)', () => {
     ['javascript:alert(1)', 'invalid_url'],
     ['data:text/html,<script>alert(1)</script>', 'invalid_url'],
     ['vbscript:msgbox(1)', 'invalid_url'],
-    ['https://shop.example/%0d%0aSet-Cookie:x=1', undefined],
+    ['https://shop.example/%0d%0aSet-Cookie:x=1', 'invalid_url'],
     ['https://shop.example/\r\nSet-Cookie: x=1', 'invalid_url'],
     ['http://shop.example/', 'insecure_scheme'],
     ['https://user:pw@shop.example/', 'has_credentials'],

@@ -51,6 +51,8 @@ export function checkReturnUrl(
   }
   if (url.username || url.password) return { problem: 'has_credentials' };
   if (!registeredOrigins.includes(url.origin)) return { problem: 'origin_not_registered' };
+  // Encoded CR/LF or NUL would come back to life in a careless consumer's header (attack row 4).
+  if (/%(0[0ad])/i.test(url.href)) return { problem: 'invalid_url' };
   return { url: url.href };
 }
 

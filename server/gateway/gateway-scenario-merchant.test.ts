@@ -239,7 +239,7 @@ describe.each(databaseTargets())(
       expect(paid.ResponseCode).toBe('00');
       expect(await call(w.app, 'GetHostedPaymentDetails', { token: Token }, service)).toEqual({
         Success: false,
-        Message: 'This checkout session has already been paid.',
+        Message: expect.stringMatching(/^This checkout session has already been paid \(transaction \d+\)\.$/),
         Amount: '49.90',
         MerchantName: w.a.name,
         OrderNumber: 'A-1001',

@@ -1,9 +1,10 @@
 /** Builds the real app on a test database, with its log lines collected for inspection. */
 import type { FastifyInstance } from 'fastify';
 import type { TransactionService } from '../../shared/contract/service.ts';
-import { buildApp } from '../app.ts';
+import { type AppOptions, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { Checkout } from '../checkout/checkout.ts';
 import type { Gateway } from '../gateway/index.ts';
 import type { HealthState } from '../http/health.ts';
 import { createLogger } from '../logger.ts';
@@ -13,6 +14,7 @@ import { tempDir } from './databases.ts';
 export interface TestApp {
   app: FastifyInstance;
   gateway: Gateway;
+  checkout: Checkout;
   health: HealthState;
   config: Config;
   /** Every line the app logged, as written (after redaction and scrubbing). */
@@ -23,7 +25,11 @@ export interface TestApp {
 export async function buildTestApp(
   db: Database,
   env: Record<string, string> = {},
-  options: { closeDatabase?: boolean; transactionService?: TransactionService<CallContext> } = {},
+  options: {
+    closeDatabase?: boolean;
+    transactionService?: TransactionService<CallContext>;
+    checkoutOptions?: AppOptions['checkoutOptions'];
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -36,16 +42,18 @@ export async function buildTestApp(
     level: config.logLevel,
     destination: { write: (l: string) => logLines.push(l) },
   });
-  const { app, health, gateway } = await buildApp({
+  const { app, health, gateway, checkout } = await buildApp({
     config,
     db,
     logger,
     transactionService: options.transactionService,
+    checkoutOptions: options.checkoutOptions,
   });
   return {
     app,
     health,
     gateway,
+    checkout,
     config,
     logLines,
     async close() {

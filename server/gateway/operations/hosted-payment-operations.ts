@@ -87,7 +87,15 @@ export async function getHostedPaymentDetails(
     MerchantName: merchant?.businessName ?? merchant?.name,
     OrderNumber: session.orderNumber ?? undefined,
   };
-  if (session.status !== 'open') return { Success: false, Message: UNAVAILABLE[session.status], ...base };
+  if (session.status !== 'open') {
+    // A paid session names its transaction, as ProcessTransaction's `94` does, so the checkout
+    // server can confirm the payment it recovers.
+    const message =
+      session.status === 'paid' && session.transactionId
+        ? `${UNAVAILABLE.paid.slice(0, -1)} (transaction ${session.transactionId}).`
+        : UNAVAILABLE[session.status];
+    return { Success: false, Message: message, ...base };
+  }
   return {
     Success: true,
     Message: 'Open',

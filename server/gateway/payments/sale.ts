@@ -114,6 +114,14 @@ export async function runSale(
     if (!session || (actingMerchant !== null && session.merchantId !== actingMerchant)) {
       throw new RequestProblem('12', 'HostedPaymentToken does not name a checkout session of this merchant.');
     }
+    if (session.status === 'paid') {
+      throw new RequestProblem(
+        '94',
+        `This checkout session has already been paid (transaction ${session.transactionId}).`,
+      );
+    }
+    if (session.status !== 'open')
+      throw new RequestProblem('12', `This checkout session is ${session.status}.`);
     merchantId = session.merchantId;
     sessionCents = session.amountCents;
   }

@@ -1,0 +1,187 @@
+/**
+ * Merchant REST (docs/merchant-guide.md "REST API"): HTTP Basic `MerchantID:TransactionKey`, which
+ * the gateway checks on every call through the port (the merchant's Authorization header is passed
+ * on; the gateway's own throttle counts failures per client address).
+ *   POST /v1/checkout-sessions        → 201 {token, url, expiresAt}   (CreateHostedPayment)
+ *   GET  /v1/checkout-sessions/:token → {status, amount, currency, …} (GetHostedPaymentDetails +
+ *                                        the checkout's payment record)
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
+import {
+  CreateCheckoutSessionBody,
+  type CreatedCheckoutSession,
+  type MerchantCheckoutSession,
+} from '../../shared/checkout/session-schemas.ts';
+import type { FieldError } from '../../shared/errors.ts';
+import { PayframeError } from '../errors.ts';
+import { parseBasicAuthorization as parseBasic } from './basic-auth.ts';
+import { paymentOfSession } from './attempts.ts';
+import type { Checkout } from './checkout.ts';
+import type { CheckoutDeps } from './deps.ts';
+import { parseOr400 } from './field-errors.ts';
+import { statusOf, transactionIdIn } from './gateway-calls.ts';
+import { originOf } from './pay-routes.ts';
+import { enforceLimits } from './rate-limit.ts';
+import { getSessionMeta, saveSessionMeta } from './session-meta.ts';
+
+const CHALLENGE = 'Basic realm="Payframe", charset="UTF-8"';
+
+// The gateway names a field in its validation messages ("returnUrl is not on …"); REST names it so.
+const GATEWAY_FIELDS: Record<string, [field: string, code: string]> = {
+  amount: ['amount', 'invalid_amount'],
+  currency: ['currency', 'invalid_currency'],
+  returnUrl: ['returnUrl', 'invalid_return_url'],
+  webhookUrl: ['webhookUrl', 'invalid_webhook_url'],
+  locale: ['locale', 'invalid'],
+  orderNumber: ['orderNumber', 'invalid'],
+  email: ['shopper.email', 'invalid'],
+  firstName: ['shopper.firstName', 'invalid'],
+  lastName: ['shopper.lastName', 'invalid'],
+  phoneNumber: ['shopper.phone', 'invalid'],
+  address1: ['shopper.address.line1', 'invalid'],
+  address2: ['shopper.address.line2', 'invalid'],
+  city: ['shopper.address.city', 'invalid'],
+  stateProvince: ['shopper.address.stateProvince', 'invalid'],
+  zipCode: ['shopper.address.zipCode', 'invalid'],
+  country: ['shopper.address.country', 'invalid'],
+};
+
+export function gatewayFieldError(message: string): FieldError {
+  const [first = '', ...rest] = message.split(' ');
+  const known = Object.hasOwn(GATEWAY_FIELDS, first) ? GATEWAY_FIELDS[first] : undefined;
+  if (!known) return { field: '', code: 'invalid', message };
+  return { field: known[0], code: known[1], message: `${known[0]} ${rest.join(' ')}` };
+}
+
+interface Merchant {
+  merchantId: string;
+  authorization: string;
+}
+
+function merchantOf(request: FastifyRequest, reply: FastifyReply): Merchant {
+  const authorization = request.headers.authorization;
+  const credential = parseBasic(authorization);
+  if (!authorization || !credential || !/^[1-9]\d{0,18}$/.test(credential.username)) {
+    reply.header('www-authenticate', CHALLENGE);
+    throw new PayframeError('unauthorized');
+  }
+  return { merchantId: credential.username, authorization };
+}
+
+/** Runs a gateway call as the merchant; a refused credential is 401 with a Basic challenge. */
+async function asMerchant<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof PayframeError && err.code === 'unauthorized')
+      reply.header('www-authenticate', CHALLENGE);
+    if (err instanceof PayframeError && err.retryAfterSeconds)
+      reply.header('retry-after', String(err.retryAfterSeconds));
+    throw err;
+  }
+}
+
+async function createSession(deps: CheckoutDeps, request: FastifyRequest, reply: FastifyReply) {
+  const merchant = merchantOf(request, reply);
+  const body = parseOr400(CreateCheckoutSessionBody, request.body);
+  const s = body.shopper;
+  const context = deps.contexts.merchant(originOf(request), merchant.authorization);
+  const res = await asMerchant(reply, () =>
+    deps.port.CreateHostedPayment(
+      {
+        request: {
+          MerchantID: merchant.merchantId,
+          Amount: body.amount,
+          Currency: body.currency,
+          OrderNumber: body.orderNumber,
+          Email: s?.email,
+          FirstName: s?.firstName,
+          LastName: s?.lastName,
+          PhoneNumber: s?.phone,
+          Address1: s?.address?.line1,
+          Address2: s?.address?.line2,
+          City: s?.address?.city,
+          StateProvince: s?.address?.stateProvince,
+          ZipCode: s?.address?.zipCode,
+          Country: s?.address?.country,
+          ReturnUrl: body.returnUrl,
+          WebhookUrl: body.webhookUrl,
+          Locale: body.locale,
+        },
+      },
+      context,
+    ),
+  );
+  if (!res.Success || !res.Token || !res.ExpiresAt) {
+    throw new PayframeError('validation_failed', undefined, [
+      gatewayFieldError(res.Message ?? 'The session was refused.'),
+    ]);
+  }
+  await saveSessionMeta(
+    deps.db,
+    {
+      token: res.Token,
+      merchantId: merchant.merchantId,
+      currency: body.currency,
+      expiresAt: new Date(res.ExpiresAt),
+      webhookUrl: body.webhookUrl ?? null,
+    },
+    deps.now(),
+  );
+  const created: CreatedCheckoutSession = {
+    token: res.Token,
+    url: res.Url ?? `${deps.publicUrl}/pay/${res.Token}`,
+    expiresAt: new Date(res.ExpiresAt).toISOString(),
+  };
+  return reply.code(201).header('location', `/v1/checkout-sessions/${res.Token}`).send(created);
+}
+
+async function readSession(deps: CheckoutDeps, request: FastifyRequest, reply: FastifyReply) {
+  const merchant = merchantOf(request, reply);
+  const token = (request.params as { token?: string }).token ?? '';
+  if (!SESSION_TOKEN_PATTERN.test(token))
+    throw new PayframeError('not_found', 'This checkout session does not exist.');
+  const context = deps.contexts.merchant(originOf(request), merchant.authorization);
+  // The gateway shows a merchant its own sessions only ("does not exist" for anyone else's).
+  const detail = await asMerchant(reply, () => deps.port.GetHostedPaymentDetails({ token }, context));
+  const status = statusOf(detail);
+  if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
+  const meta = await getSessionMeta(deps.db, token);
+  const payment = status === 'paid' ? await paymentOfSession(deps.db, token) : null;
+  const view: MerchantCheckoutSession = {
+    token,
+    status,
+    amount: detail.Amount,
+    currency: meta?.currency ?? null,
+    orderNumber: detail.OrderNumber ?? null,
+    expiresAt: meta?.expiresAt.toISOString() ?? null,
+  };
+  const transactionId =
+    payment?.transactionId ?? (status === 'paid' ? transactionIdIn(detail.Message) : null);
+  if (transactionId) view.transactionId = transactionId;
+  if (payment?.maskedCard) view.maskedCard = payment.maskedCard;
+  if (payment) view.paidAt = payment.paidAt.toISOString();
+  return view;
+}
+
+export async function checkoutSessionsRoutes(
+  app: FastifyInstance,
+  options: { checkout: Checkout },
+): Promise<void> {
+  const deps = options.checkout.deps;
+  app.addHook('onRequest', async (request, reply) => {
+    await enforceLimits(
+      deps.db,
+      reply,
+      [[`merchant:ip:${request.ip}`, deps.limits.merchantPerIp]],
+      deps.now(),
+    );
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  app.post('/v1/checkout-sessions', (request, reply) => createSession(deps, request, reply));
+  app.get('/v1/checkout-sessions/:token', (request, reply) => readSession(deps, request, reply));
+}

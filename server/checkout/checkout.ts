@@ -1,0 +1,78 @@
+/**
+ * The checkout server's core, without HTTP: built once from its options, used by the routes
+ * (plugin.ts) and by the background work (recovery, webhook delivery, expiry announcements,
+ * pruning), which every instance may run at the same time.
+ */
+
+import type { CheckoutDeps, CheckoutOptions } from './deps.ts';
+import { defaultContexts } from './gateway-calls.ts';
+import { pruneKeys } from './idempotency.ts';
+import { DEFAULT_LIMITS, pruneCounters } from './rate-limit.ts';
+import { recoverAttempts } from './recovery.ts';
+import { announceExpiredSessions } from './session-expiry.ts';
+import { deliverWebhooks } from './webhooks.ts';
+
+export interface Checkout {
+  deps: CheckoutDeps;
+  recoverAttempts(): ReturnType<typeof recoverAttempts>;
+  deliverWebhooks(): ReturnType<typeof deliverWebhooks>;
+  announceExpiredSessions(): Promise<number>;
+  prune(): Promise<void>;
+  /** Recovery at once, then every job every `intervalMs`; returns a function that stops them. */
+  startWorkers(intervalMs?: number): () => void;
+}
+
+export function createCheckout(options: CheckoutOptions): Checkout {
+  if (options.secret.length < 32) throw new Error('The checkout secret must be at least 32 bytes.');
+  const deps: CheckoutDeps = {
+    db: options.db,
+    port: options.port,
+    secret: options.secret,
+    signer: options.signer,
+    publicUrl: options.publicUrl.replace(/\/+$/, ''),
+    publicOrigin: new URL(options.publicUrl).origin,
+    log: options.log,
+    now: options.now ?? (() => new Date()),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    staleAttemptMs: options.staleAttemptMs ?? 120_000,
+    webhooks: {
+      timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
+      baseDelayMs: options.webhooks?.baseDelayMs ?? 30_000,
+      maxAttempts: options.webhooks?.maxAttempts ?? 12,
+      allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
+    },
+    contexts: { ...defaultContexts, ...options.contexts },
+  };
+  const checkout: Checkout = {
+    deps,
+    recoverAttempts: () => recoverAttempts(deps),
+    deliverWebhooks: () => deliverWebhooks(deps),
+    announceExpiredSessions: () => announceExpiredSessions(deps),
+    async prune() {
+      await pruneKeys(deps.db, deps.now());
+      await pruneCounters(deps.db, deps.now());
+    },
+    startWorkers(intervalMs = 5_000) {
+      let running = false;
+      const tick = async () => {
+        if (running) return;
+        running = true;
+        try {
+          await checkout.recoverAttempts();
+          await checkout.announceExpiredSessions();
+          await checkout.deliverWebhooks();
+          await checkout.prune();
+        } catch (err) {
+          deps.log.error({ err }, 'checkout background work failed');
+        } finally {
+          running = false;
+        }
+      };
+      void tick();
+      const timer = setInterval(() => void tick(), intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+  return checkout;
+}

@@ -1,0 +1,75 @@
+/**
+ * What the checkout server needs, passed in once (STYLE.md §6: no `process.env` here). The gateway
+ * is reached ONLY through the TransactionService port, so the same code runs in-process or over
+ * SOAP (DESIGN.md "Parts and how data flows").
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { TransactionService } from '../../shared/contract/service.ts';
+import type { Database } from '../db/database.ts';
+import type { CallContext } from '../soap/call-context.ts';
+import type { RateLimits } from './rate-limit.ts';
+import type { Signer } from './signer.ts';
+
+export interface WebhookOptions {
+  /** Time for one delivery, answer included. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** First retry after this long, doubling each time (capped at 6 h). Default 30 000 ms. */
+  baseDelayMs?: number;
+  /** Deliveries tried before an event is abandoned. Default 12 (about a day and a half). */
+  maxAttempts?: number;
+  /** Allow webhook URLs that resolve to loopback/private addresses (development and tests only). */
+  allowPrivateNetworks?: boolean;
+}
+
+export interface CheckoutOptions {
+  db: Database;
+  port: TransactionService<CallContext>;
+  /**
+   * Keys the fingerprints of idempotent requests (≥ 32 bytes). It must be the same on every
+   * instance and across restarts, or a replayed request would look like a different one.
+   */
+  secret: Buffer;
+  /** Signs redirects and webhooks under the merchant's TransactionKey (signer.ts). */
+  signer: Signer;
+  /** This server's public address (PUBLIC_URL): its origin is the only accepted `Origin`. */
+  publicUrl: string;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+  limits?: Partial<RateLimits>;
+  /**
+   * An attempt still `started` after this long is resolved by recovery. It must exceed the longest
+   * a ProcessTransaction call can take (the SOAP client's limit is 15 s). Default 120 000 ms.
+   */
+  staleAttemptMs?: number;
+  webhooks?: WebhookOptions;
+  /** How the checkout's calls present themselves to the gateway (defaults: gateway-calls.ts). */
+  contexts?: Partial<Contexts>;
+}
+
+export interface CallOrigin {
+  requestId: string;
+  remoteAddress: string;
+  log: FastifyBaseLogger;
+}
+
+export interface Contexts {
+  /** The checkout server itself (the service principal). */
+  service(origin: CallOrigin): CallContext;
+  /** A merchant, by the Authorization header it sent; the gateway checks the credential. */
+  merchant(origin: CallOrigin, authorization: string): CallContext;
+}
+
+export interface CheckoutDeps {
+  db: Database;
+  port: TransactionService<CallContext>;
+  secret: Buffer;
+  signer: Signer;
+  publicOrigin: string;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  limits: RateLimits;
+  staleAttemptMs: number;
+  webhooks: Required<WebhookOptions>;
+  contexts: Contexts;
+}

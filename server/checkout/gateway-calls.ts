@@ -1,0 +1,135 @@
+/**
+ * The checkout's calls to the gateway, through the TransactionService port only, and how their
+ * answers are read. Nothing here knows whether the port is in-process or SOAP.
+ */
+
+import type { PayBody } from '../../shared/checkout/pay-schemas.ts';
+import type { SessionStatus } from '../../shared/checkout/session-schemas.ts';
+import type { OperationResult } from '../../shared/contract/service.ts';
+import type { ValueOf } from '../../shared/contract/values.ts';
+import type { CallContext } from '../soap/call-context.ts';
+import type { CallOrigin, CheckoutDeps, Contexts } from './deps.ts';
+
+export const defaultContexts: Contexts = {
+  service: (o: CallOrigin): CallContext => ({
+    binding: 'inProcess',
+    requestId: o.requestId,
+    remoteAddress: o.remoteAddress,
+    log: o.log,
+    authorization: undefined,
+    principal: { kind: 'service' },
+  }),
+  merchant: (o: CallOrigin, authorization: string): CallContext => ({
+    binding: 'inProcess',
+    requestId: o.requestId,
+    remoteAddress: o.remoteAddress,
+    log: o.log,
+    authorization,
+  }),
+};
+
+export type PaymentDetail = OperationResult<'GetHostedPaymentDetails'>;
+
+/** The session's state from GetHostedPaymentDetails, or null when it does not exist (or is not yours). */
+export function statusOf(detail: PaymentDetail): SessionStatus | null {
+  if (detail.Success) return 'open';
+  // The spec's PaymentDetail has no status field: the gateway's Message says it (docs/gateway.md).
+  const m = detail.Message ?? '';
+  if (/already been paid/i.test(m)) return 'paid';
+  if (/expired/i.test(m)) return 'expired';
+  if (/canceled|cancelled/i.test(m)) return 'canceled';
+  return null;
+}
+
+/** The transaction named in a gateway message such as "…already been paid (transaction 42)." */
+export function transactionIdIn(message: string | null | undefined): string | null {
+  return /\(transaction (\d{1,19})\)/.exec(message ?? '')?.[1] ?? null;
+}
+
+export async function sessionDetails(
+  deps: CheckoutDeps,
+  origin: CallOrigin,
+  token: string,
+): Promise<{ detail: PaymentDetail; status: SessionStatus | null }> {
+  const detail = await deps.port.GetHostedPaymentDetails({ token }, deps.contexts.service(origin));
+  return { detail, status: statusOf(detail) };
+}
+
+export interface Branding {
+  merchantId: string;
+  name: string | null;
+  logoUrl: string | null;
+  website: string | null;
+  methods: ('card' | 'ach')[];
+}
+
+/** The merchant of a session, by its token (GetMerchantDetails' `code`); never its TransactionKey. */
+export async function brandingOf(deps: CheckoutDeps, origin: CallOrigin, token: string): Promise<Branding> {
+  const m = await deps.port.GetMerchantDetails({ code: token }, deps.contexts.service(origin));
+  const methods = (m.PaymentMethods ?? 'card')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s): s is 'card' | 'ach' => s === 'card' || s === 'ach');
+  return {
+    merchantId: m.MerchantId,
+    name: m.BusinessName ?? null,
+    logoUrl: m.Logo ?? null,
+    website: m.Website ?? null,
+    methods,
+  };
+}
+
+type Request = ValueOf<'Request'>;
+
+/** A sale of the session: every Required element of Request at its neutral value, then the payment. */
+export function saleRequest(token: string, body: PayBody): Request {
+  const base: Request = {
+    TestRequest: false,
+    MerchantID: '0',
+    CreateToken: false,
+    IsSwipe: false,
+    // 0: the session's amount is charged (the gateway takes it from the session, DESIGN.md §7).
+    Amount: '0',
+    OriginalTransactionID: '0',
+    IsRecurring: false,
+    RecurringAmount: '0',
+    RecurringStartDate: '0001-01-01T00:00:00',
+    RecurringEndDate: '0001-01-01T00:00:00',
+    MerchantReceipt: false,
+    CardHolderReceipt: false,
+    MagensaLogID: '0',
+    CustomerID: '0',
+    IsCitTransaction: false,
+    IsPartialRevesal: false,
+    SettlementAmount: '0',
+    IsAchTransaction: body.method === 'ach',
+    IsAddDSRPValue: false,
+    InAppTransaction: false,
+    IsRegisteredUser: false,
+    TransactionType: 'sale',
+    HostedPaymentToken: token,
+  };
+  if (body.method === 'card') {
+    return {
+      ...base,
+      CardNumber: body.card.number.replace(/[\s-]/g, ''),
+      ExpirationDate: body.card.expiry.replace(/\s/g, ''),
+      CVV2: body.card.cvv,
+      CardName: body.card.name,
+      ...(body.billing?.zip ? { Zip: body.billing.zip } : {}),
+    };
+  }
+  return {
+    ...base,
+    RoutingNumber: body.ach.routingNumber,
+    AccountNumber: body.ach.accountNumber,
+    AccountType: body.ach.accountType,
+    NameOnAccount: body.ach.nameOnAccount,
+  };
+}
+
+/** Last four digits for the shopper (PCI-341-1), from the gateway's mask (first six + last four). */
+export function lastFour(masked: string | null | undefined): string | null {
+  const digits = (masked ?? '').replace(/\D/g, '');
+  return digits.length >= 4 ? `•••• ${digits.slice(-4)}` : null;
+}

@@ -1,0 +1,132 @@
+/**
+ * GET /v1/openapi.json: an OpenAPI 3.1 document generated from the same zod schemas that validate
+ * the requests (shared/checkout/), so the document cannot drift from the code.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { PayBody, PayResponse, WidgetSession } from '../../shared/checkout/pay-schemas.ts';
+import {
+  CreateCheckoutSessionBody,
+  CreatedCheckoutSession,
+  ErrorBodySchema,
+  MerchantCheckoutSession,
+} from '../../shared/checkout/session-schemas.ts';
+
+function schema(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _drop, ...json } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return json;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
+const error = (description: string) => ({ description, content: json('Error') });
+const tokenParam = {
+  name: 'token',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^cs_[A-Za-z0-9_-]{43}$' },
+};
+
+export function openApiDocument(publicUrl: string): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Payframe checkout API',
+      version: '1.0.0',
+      description:
+        'Merchant REST (HTTP Basic MerchantID:TransactionKey) and the checkout API the widget uses. See docs/merchant-guide.md.',
+    },
+    servers: [{ url: publicUrl }],
+    components: {
+      securitySchemes: { merchant: { type: 'http', scheme: 'basic' } },
+      schemas: {
+        CreateCheckoutSession: schema(CreateCheckoutSessionBody, 'input'),
+        CreatedCheckoutSession: schema(CreatedCheckoutSession, 'output'),
+        MerchantCheckoutSession: schema(MerchantCheckoutSession, 'output'),
+        CheckoutSession: schema(WidgetSession, 'output'),
+        PayRequest: schema(PayBody, 'input'),
+        PayResponse: schema(PayResponse, 'output'),
+        Error: schema(ErrorBodySchema, 'output'),
+      },
+    },
+    paths: {
+      '/v1/checkout-sessions': {
+        post: {
+          summary: 'Create a checkout session',
+          security: [{ merchant: [] }],
+          requestBody: { required: true, content: json('CreateCheckoutSession') },
+          responses: {
+            201: { description: 'Created', content: json('CreatedCheckoutSession') },
+            400: error('A field is not valid (error.fields names each one).'),
+            401: error('Missing or wrong credential.'),
+            429: error('Too many requests or failed sign-ins; see Retry-After.'),
+          },
+        },
+      },
+      '/v1/checkout-sessions/{token}': {
+        get: {
+          summary: "Read a session's state (confirm a payment server to server)",
+          security: [{ merchant: [] }],
+          parameters: [tokenParam],
+          responses: {
+            200: { description: 'The session', content: json('MerchantCheckoutSession') },
+            401: error('Missing or wrong credential.'),
+            404: error('No such session of this merchant.'),
+          },
+        },
+      },
+      '/api/checkout/sessions/{token}': {
+        get: {
+          summary: 'The session as the widget shows it',
+          parameters: [tokenParam],
+          responses: {
+            200: { description: 'The session', content: json('CheckoutSession') },
+            404: error('No such session.'),
+            429: error('Too many requests.'),
+          },
+        },
+      },
+      '/api/checkout/sessions/{token}/pay': {
+        post: {
+          summary: 'Pay the session (exactly once)',
+          parameters: [
+            tokenParam,
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: true,
+              schema: { type: 'string', maxLength: 255 },
+            },
+            { name: 'X-Payframe-Client', in: 'header', required: true, schema: { const: 'widget' } },
+          ],
+          requestBody: { required: true, content: json('PayRequest') },
+          responses: {
+            200: {
+              description: 'Paid, already paid, declined, or a 3-D Secure challenge',
+              content: json('PayResponse'),
+            },
+            400: error('A field or the Idempotency-Key is not valid (the key is not used up).'),
+            403: error('Not sent by the checkout (CSRF guard).'),
+            404: error('No such session.'),
+            409: error(
+              'A payment of this session, or a request with this key, is in progress; or the session expired.',
+            ),
+            422: error('This Idempotency-Key was used with a different request.'),
+            429: error('Too many requests; see Retry-After.'),
+            500: error('The outcome is not known yet: retry with the same Idempotency-Key.'),
+          },
+        },
+      },
+    },
+  };
+}
+
+export async function openApiRoute(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
+  const document = openApiDocument(options.publicUrl);
+  app.get('/v1/openapi.json', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').send(document),
+  );
+}

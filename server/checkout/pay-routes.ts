@@ -1,0 +1,71 @@
+/**
+ * The checkout API for the widget and the hosted page (`/api/checkout/…`, JSON). Every answer is
+ * `Cache-Control: no-store` (HDR-1); state-changing calls pass the CSRF guard (csrf.ts) before
+ * their body is read; per-IP and per-session limits are counted in the database (rate-limit.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { IdempotencyKey, SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
+import { PayBody } from '../../shared/checkout/pay-schemas.ts';
+import { PayframeError } from '../errors.ts';
+import type { Checkout } from './checkout.ts';
+import { widgetRequestGuard } from './csrf.ts';
+import type { CallOrigin } from './deps.ts';
+import { fieldErrors, parseOr400 } from './field-errors.ts';
+import { paySession } from './pay.ts';
+import { enforceLimits } from './rate-limit.ts';
+import { loadWidgetSession } from './session-view.ts';
+
+export function originOf(request: FastifyRequest): CallOrigin {
+  return { requestId: String(request.id), remoteAddress: request.ip, log: request.log };
+}
+
+function tokenOf(request: FastifyRequest): string {
+  const token = (request.params as { token?: string }).token ?? '';
+  if (!SESSION_TOKEN_PATTERN.test(token))
+    throw new PayframeError('not_found', 'This checkout session does not exist.');
+  return token;
+}
+
+export async function checkoutApiRoutes(
+  app: FastifyInstance,
+  options: { checkout: Checkout },
+): Promise<void> {
+  const deps = options.checkout.deps;
+  app.addHook('onRequest', widgetRequestGuard(deps.publicOrigin));
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  app.get('/api/checkout/sessions/:token', async (request, reply) => {
+    const token = tokenOf(request);
+    await enforceLimits(deps.db, reply, [[`read:ip:${request.ip}`, deps.limits.readPerIp]], deps.now());
+    return loadWidgetSession(deps, originOf(request), token);
+  });
+
+  app.post('/api/checkout/sessions/:token/pay', async (request, reply) => {
+    const token = tokenOf(request);
+    await enforceLimits(
+      deps.db,
+      reply,
+      [
+        [`pay:ip:${request.ip}`, deps.limits.payPerIp],
+        [`pay:session:${token}`, deps.limits.payPerSession],
+      ],
+      deps.now(),
+    );
+    // Validation first: a 400 does not consume the key (IDEM-6).
+    const key = IdempotencyKey.safeParse(request.headers['idempotency-key']);
+    if (!key.success) {
+      throw new PayframeError(
+        'invalid_request',
+        key.error.issues[0]?.message,
+        fieldErrors(key.error).map((f) => ({ ...f, field: 'Idempotency-Key' })),
+      );
+    }
+    const body = parseOr400(PayBody, request.body);
+    const answer = await paySession(deps, originOf(request), token, key.data, body);
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.code(200).type('application/json; charset=utf-8').send(answer.json);
+  });
+}

@@ -1,0 +1,187 @@
+/**
+ * Webhooks (DESIGN.md §10; security-requirements.md REL-4; docs/merchant-guide.md "Webhooks"):
+ * an outbox row is written in the same transaction as the state change it reports; a worker POSTs
+ * it to the session's webhook URL until the merchant answers 2xx, backing off exponentially; the
+ * state lives in the database, so a restart loses nothing, and a delivery cut short is sent again
+ * with the same event id (merchants dedupe on `id`).
+ *
+ * Signature: `Payframe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under
+ * the merchant's TransactionKey, computed at each delivery (so `t` is the delivery time).
+ */
+import crypto from 'node:crypto';
+import type { Queryable } from '../db/database.ts';
+import type { Attempt, Outcome, Payment } from './attempts.ts';
+import type { CheckoutDeps } from './deps.ts';
+import { postWebhook } from './webhook-http.ts';
+
+export const SIGNATURE_HEADER = 'payframe-signature';
+const MAX_DELAY_MS = 6 * 60 * 60 * 1000;
+
+export type EventInput =
+  | { type: 'payment.succeeded'; url: string; payment: Payment }
+  | {
+      type: 'payment.failed';
+      url: string;
+      attempt: Attempt;
+      decline: Extract<Outcome, { kind: 'declined' }>;
+    }
+  | {
+      type: 'checkout.session.expired';
+      url: string;
+      sessionToken: string;
+      merchantId: string;
+      currency: string;
+      expiresAt: Date;
+      amount: string | null;
+      orderNumber: string | null;
+    };
+
+function eventOf(input: EventInput): {
+  sessionToken: string;
+  merchantId: string;
+  data: Record<string, unknown>;
+} {
+  switch (input.type) {
+    case 'payment.succeeded': {
+      const p = input.payment;
+      return {
+        sessionToken: p.sessionToken,
+        merchantId: p.merchantId,
+        data: {
+          token: p.sessionToken,
+          status: 'paid',
+          orderNumber: p.orderNumber,
+          amount: p.amount,
+          currency: p.currency,
+          transactionId: p.transactionId,
+          approvalCode: p.approvalCode,
+          maskedCard: p.maskedCard,
+          paidAt: p.paidAt.toISOString(),
+        },
+      };
+    }
+    case 'payment.failed': {
+      const a = input.attempt;
+      return {
+        sessionToken: a.sessionToken,
+        merchantId: a.merchantId,
+        data: {
+          token: a.sessionToken,
+          status: 'open',
+          orderNumber: a.orderNumber,
+          amount: a.amount,
+          currency: a.currency,
+          transactionId: input.decline.transactionId,
+          responseCode: input.decline.code,
+          message: input.decline.message,
+        },
+      };
+    }
+    case 'checkout.session.expired':
+      return {
+        sessionToken: input.sessionToken,
+        merchantId: input.merchantId,
+        data: {
+          token: input.sessionToken,
+          status: 'expired',
+          orderNumber: input.orderNumber,
+          amount: input.amount,
+          currency: input.currency,
+          expiresAt: input.expiresAt.toISOString(),
+        },
+      };
+  }
+}
+
+/** Writes an event to the outbox; call it inside the transaction of the state change. */
+export async function enqueueEvent(q: Queryable, input: EventInput, now: Date): Promise<string> {
+  const id = `evt_${crypto.randomBytes(16).toString('base64url')}`;
+  const { sessionToken, merchantId, data } = eventOf(input);
+  const payload = JSON.stringify({ id, type: input.type, created: Math.floor(now.getTime() / 1000), data });
+  await q.query(
+    `insert into checkout_webhook_events (id, session_token, merchant_id, url, type, payload, next_attempt_at, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $7)`,
+    [id, sessionToken, merchantId, input.url, input.type, payload, now],
+  );
+  return id;
+}
+
+/** The delay before delivery number `attempts + 1`: base, 2×base, 4×base, … capped at 6 h. */
+export function retryDelayMs(baseMs: number, attempts: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS);
+}
+
+export async function signatureHeader(deps: CheckoutDeps, merchantId: string, payload: string, now: Date) {
+  const t = Math.floor(now.getTime() / 1000);
+  return `t=${t},v1=${await deps.signer.sign(merchantId, `${t}.${payload}`)}`;
+}
+
+interface DueEvent {
+  id: string;
+  merchant_id: string;
+  url: string;
+  payload: string;
+  attempts: number;
+}
+
+/**
+ * Delivers the events that are due, each at most once at a time across instances (a lease taken
+ * with FOR UPDATE SKIP LOCKED). Answers how many were delivered and how many will be retried.
+ */
+export async function deliverWebhooks(
+  deps: CheckoutDeps,
+  options: { limit?: number } = {},
+): Promise<{ delivered: number; retrying: number; abandoned: number }> {
+  const now = deps.now();
+  const leaseMs = deps.webhooks.timeoutMs * 2 + 5_000;
+  const { rows } = await deps.db.query<DueEvent>(
+    `update checkout_webhook_events set lease_until = $2, attempts = attempts + 1
+     where id in (
+       select id from checkout_webhook_events
+       where state = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until <= $1)
+       order by next_attempt_at limit $3 for update skip locked)
+     returning id, merchant_id, url, payload, attempts`,
+    [now, new Date(now.getTime() + leaseMs), options.limit ?? 20],
+  );
+  const tally = { delivered: 0, retrying: 0, abandoned: 0 };
+  await Promise.all(
+    rows.map(async (e) => {
+      let problem: string | null = null;
+      try {
+        const headers = {
+          [SIGNATURE_HEADER]: await signatureHeader(deps, String(e.merchant_id), e.payload, deps.now()),
+          'payframe-event-id': e.id,
+        };
+        const status = await postWebhook(e.url, headers, e.payload, deps.webhooks);
+        if (status < 200 || status > 299) problem = `HTTP ${status}`;
+      } catch (err) {
+        problem = err instanceof Error ? err.message.slice(0, 200) : 'delivery failed';
+      }
+      const at = deps.now();
+      if (problem === null) {
+        tally.delivered++;
+        await deps.db.query(
+          `update checkout_webhook_events set state = 'delivered', delivered_at = $2, lease_until = null, last_error = null
+           where id = $1`,
+          [e.id, at],
+        );
+        return;
+      }
+      const giveUp = e.attempts >= deps.webhooks.maxAttempts;
+      if (giveUp) tally.abandoned++;
+      else tally.retrying++;
+      deps.log.warn({ eventId: e.id, attempts: e.attempts, problem }, 'webhook delivery failed');
+      await deps.db.query(
+        `update checkout_webhook_events set state = $2, next_attempt_at = $3, lease_until = null, last_error = $4
+         where id = $1`,
+        [
+          e.id,
+          giveUp ? 'abandoned' : 'pending',
+          new Date(at.getTime() + retryDelayMs(deps.webhooks.baseDelayMs, e.attempts)),
+          problem,
+        ],
+      );
+    }),
+  );
+  return tally;
+}

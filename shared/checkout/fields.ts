@@ -1,0 +1,128 @@
+/**
+ * Field rules of the checkout API, shared by the server's validation, the OpenAPI document and the
+ * widget's forms (STYLE.md §2: declared once). Pure: no Node or DOM imports.
+ *
+ * Messages never quote the value: a card number typed into the wrong field must not come back in
+ * an error (security-requirements.md PCI-10-5).
+ */
+import { z } from 'zod';
+import { luhnValid } from '../card/luhn.ts';
+
+/** A decimal string with at most two decimals, greater than zero, at most 9,999,999,999.99. */
+export const AMOUNT_PATTERN = /^(?:0|[1-9]\d{0,9})(?:\.\d{1,2})?$/;
+
+export const Amount = z
+  .string({ error: 'amount must be a decimal string such as "10.50".' })
+  .regex(AMOUNT_PATTERN, 'amount must be a decimal string with at most two decimals, such as "10.50".')
+  .refine((v) => !/^0(?:\.0{1,2})?$/.test(v), 'amount must be greater than zero.')
+  .meta({ description: 'Decimal string, e.g. "10.50"; never a JSON number.', example: '24.99' });
+
+// Codes Intl knows that are not money one can pay with (special drawing rights, unit of account).
+const NOT_PAYABLE = new Set(['XDR', 'XSU', 'XUA', 'XBA', 'XBB', 'XBC', 'XBD', 'XTS', 'XXX']);
+let known: ReadonlySet<string> | null = null;
+
+/** True for an ISO 4217 code of a currency a shopper can pay in. */
+export function isPayableCurrency(code: string): boolean {
+  known ??= new Set(Intl.supportedValuesOf('currency'));
+  return known.has(code) && !NOT_PAYABLE.has(code);
+}
+
+/** Decimals a currency allows (JPY 0, USD 2); the gateway keeps at most two. */
+export function currencyDecimals(code: string): number {
+  try {
+    const digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+      .maximumFractionDigits;
+    return Math.min(digits ?? 2, 2);
+  } catch {
+    return 2;
+  }
+}
+
+/** True when `amount` has no more decimals than `currency` allows ("10.5" JPY is not). */
+export function amountFitsCurrency(amount: string, currency: string): boolean {
+  const decimals = (amount.split('.')[1] ?? '').replace(/0+$/, '').length;
+  return decimals <= currencyDecimals(currency);
+}
+
+export const Currency = z
+  .string({ error: 'currency must be a three-letter ISO 4217 code.' })
+  .regex(/^[A-Z]{3}$/, 'currency must be a three-letter ISO 4217 code in capitals, such as "USD".')
+  .refine(isPayableCurrency, 'currency is not a currency Payframe can charge.')
+  .meta({ example: 'USD' });
+
+/** Text a merchant or shopper typed: no control or bidi-override characters, trimmed, bounded. */
+export function text(field: string, max: number) {
+  return z
+    .string({ error: `${field} must be text.` })
+    .trim()
+    .min(1, `${field} must not be empty.`)
+    .max(max, `${field} must be at most ${max} characters.`)
+    .refine((v) => !hasControlCharacters(v), `${field} must not contain control characters.`);
+}
+
+export function hasControlCharacters(value: string): boolean {
+  for (const ch of value) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (c < 0x20 || c === 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return true;
+  }
+  return false;
+}
+
+/** Digits of a card number as typed (spaces and dashes allowed between groups). */
+export function cardDigits(value: string): string {
+  return value.replace(/[\s-]/g, '');
+}
+
+export const CardNumber = z
+  .string({ error: 'Enter the card number.' })
+  .max(30, 'Please check the card number.')
+  .refine(
+    (v) => /^\d{12,19}$/.test(cardDigits(v)) && luhnValid(cardDigits(v)),
+    'Please check the card number.',
+  )
+  .meta({ example: '4242 4242 4242 4242' });
+
+/** MM/YY or MM/YYYY (a slash, space or nothing between). */
+export const EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\s*\/?\s*(\d{2}|\d{4})$/;
+
+export const CardExpiry = z
+  .string({ error: 'Enter the expiry date.' })
+  .trim()
+  .regex(EXPIRY_PATTERN, 'Enter the expiry date as MM/YY.')
+  .meta({ example: '12/30' });
+
+export const Cvv = z
+  .string({ error: 'Enter the security code.' })
+  .regex(/^\d{3,4}$/, 'The security code is 3 digits (4 on American Express).');
+
+/** ABA routing number checksum (3-7-1 weights), as banks compute it. */
+export function abaChecksumValid(routing: string): boolean {
+  if (!/^\d{9}$/.test(routing) || routing === '000000000') return false;
+  const weights = [3, 7, 1];
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += (routing.charCodeAt(i) - 48) * weights[i % 3]!;
+  return sum % 10 === 0;
+}
+
+export const RoutingNumber = z
+  .string({ error: 'Enter the routing number.' })
+  .refine(abaChecksumValid, 'Please check the routing number (9 digits).')
+  .meta({ example: '011000015' });
+
+export const AccountNumber = z
+  .string({ error: 'Enter the account number.' })
+  .regex(/^\d{4,17}$/, 'The account number is 4 to 17 digits.');
+
+export const AccountType = z.enum(['checking', 'savings', 'businessChecking'], {
+  error: 'Choose checking, savings or business checking.',
+});
+
+/** An Idempotency-Key header (IDEM-1): 1–255 visible ASCII characters, e.g. a UUID v4. */
+export const IdempotencyKey = z
+  .string({ error: 'The Idempotency-Key header is required.' })
+  .min(1, 'The Idempotency-Key header is required.')
+  .max(255, 'The Idempotency-Key header must be at most 255 characters.')
+  .regex(/^[\x21-\x7e]+$/, 'The Idempotency-Key header must be visible ASCII characters.');
+
+/** A checkout-session token as the gateway makes them. */
+export const SESSION_TOKEN_PATTERN = /^cs_[A-Za-z0-9_-]{43}$/;

@@ -1,0 +1,107 @@
+/**
+ * Checkout API schemas for the widget and the hosted page (`/api/checkout/…`): the session as the
+ * shopper sees it, the pay request, and its answers. The amount and the merchant never come from
+ * the browser (DESIGN.md §7): the pay body has no amount, and unknown keys are refused.
+ */
+import { z } from 'zod';
+import { AccountNumber, AccountType, CardExpiry, CardNumber, Cvv, RoutingNumber, text } from './fields.ts';
+import { SessionStatus } from './session-schemas.ts';
+
+export const CardPayment = z.strictObject({
+  method: z.literal('card'),
+  card: z.strictObject({
+    number: CardNumber,
+    expiry: CardExpiry,
+    cvv: Cvv,
+    name: text('card.name', 100),
+  }),
+  billing: z.strictObject({ zip: text('billing.zip', 20) }).optional(),
+  saveCard: z.boolean().optional(),
+});
+
+export const AchPayment = z.strictObject({
+  method: z.literal('ach'),
+  ach: z.strictObject({
+    routingNumber: RoutingNumber,
+    accountNumber: AccountNumber,
+    accountType: AccountType,
+    nameOnAccount: text('ach.nameOnAccount', 100),
+    authorized: z.literal(true, { error: 'Please authorize the debit from your account.' }),
+  }),
+});
+
+export const PayBody = z.discriminatedUnion('method', [CardPayment, AchPayment], {
+  error: "method must be 'card' or 'ach'.",
+});
+export type PayBody = z.infer<typeof PayBody>;
+
+/** What the shopper sees after paying: never more than the last four digits. */
+export const Receipt = z.object({
+  status: z.literal('succeeded'),
+  transactionId: z.string().nullable().meta({ description: 'null only if the gateway did not report it.' }),
+  approvalCode: z.string().nullable(),
+  maskedCard: z.string().nullable().meta({ description: 'Last four digits only, e.g. "•••• 4242".' }),
+  amount: z.string(),
+  currency: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  merchantName: z.string().nullable(),
+  paidAt: z.string(),
+});
+export type Receipt = z.infer<typeof Receipt>;
+
+export const PaySucceeded = z.object({
+  status: z.enum(['succeeded', 'already_paid']),
+  receipt: Receipt,
+  redirectUrl: z
+    .string()
+    .nullable()
+    .meta({ description: 'The signed ReturnUrl; null when the session has none.' }),
+});
+
+export const PayDeclined = z.object({
+  status: z.literal('declined'),
+  code: z.string().meta({ description: 'The gateway ResponseCode (docs/test-cards.md "Response codes").' }),
+  message: z.string(),
+});
+
+export const PayRequiresAction = z.object({
+  status: z.literal('requires_action'),
+  challengeUrl: z.string().meta({ description: '3-D Secure: the challenge page to show the shopper.' }),
+});
+
+export const PayResponse = z.union([PaySucceeded, PayDeclined, PayRequiresAction]);
+export type PayResponse = z.infer<typeof PayResponse>;
+
+export const PaymentMethodName = z.enum(['card', 'ach']);
+
+export const WidgetSession = z.object({
+  token: z.string(),
+  status: SessionStatus,
+  amount: z.string(),
+  currency: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  merchant: z.object({
+    name: z.string().nullable(),
+    logoUrl: z.string().nullable(),
+    website: z.string().nullable(),
+  }),
+  methods: z.array(PaymentMethodName),
+  threeDSecure: z
+    .boolean()
+    .meta({ description: 'The merchant is enrolled: a card may ask for a challenge.' }),
+  shopper: z.object({
+    email: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    zipCode: z.string().nullable(),
+  }),
+  /** Only for a paid session: what the shopper saw, so a reload shows the receipt again. */
+  receipt: Receipt.optional(),
+  redirectUrl: z.string().nullable().optional(),
+});
+export type WidgetSession = z.infer<typeof WidgetSession>;
+
+/** Headers every state-changing checkout call carries (security-requirements.md CSRF-1). */
+export const CLIENT_HEADER = 'x-payframe-client';
+export const CLIENT_HEADER_VALUE = 'widget';

@@ -1,0 +1,130 @@
+/**
+ * Merchant REST schemas (docs/merchant-guide.md "REST API"): creating a checkout session server to
+ * server and reading its state. One schema validates requests, documents them in the OpenAPI
+ * document, and types the answers.
+ */
+import { z } from 'zod';
+import { checkReturnUrl, URL_PROBLEM_MESSAGES } from '../return-url.ts';
+import { Amount, amountFitsCurrency, Currency, currencyDecimals, text } from './fields.ts';
+
+function originOf(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return 'null'; // checkReturnUrl reports it as invalid_url
+  }
+}
+
+/** https (http only for localhost), no credentials; the origin check is the gateway's (registered origins). */
+function urlOf(field: 'returnUrl' | 'webhookUrl', code: string) {
+  return z
+    .string({ error: `${field} must be an absolute URL.` })
+    .max(2048, `${field} must be at most 2048 characters.`)
+    .superRefine((value, ctx) => {
+      // The URL's own origin: everything but registration is checked here (checkReturnUrl parses again).
+      const origin = originOf(value);
+      // Percent-encoded control characters (%0d%0a…) have no place in a URL a browser is sent to
+      // (attack row 4); the gateway's own check lets them through.
+      if (/%(?:[01][0-9a-f]|7f)/i.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${field} must not contain encoded control characters.`,
+          params: { code },
+        });
+        return;
+      }
+      const checked = checkReturnUrl(value, [origin]);
+      if ('problem' in checked) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${field} ${URL_PROBLEM_MESSAGES[checked.problem]}`,
+          params: { code },
+        });
+      }
+    });
+}
+
+export const ShopperAddress = z.strictObject({
+  line1: text('shopper.address.line1', 200).optional(),
+  line2: text('shopper.address.line2', 200).optional(),
+  city: text('shopper.address.city', 100).optional(),
+  stateProvince: text('shopper.address.stateProvince', 100).optional(),
+  zipCode: text('shopper.address.zipCode', 20).optional(),
+  country: text('shopper.address.country', 100).optional(),
+});
+
+export const Shopper = z.strictObject({
+  email: z.email('shopper.email must be an e-mail address.').max(254).optional(),
+  phone: z
+    .string()
+    .regex(/^\+?[0-9 ().-]{4,32}$/, 'shopper.phone must be a phone number.')
+    .optional(),
+  firstName: text('shopper.firstName', 100).optional(),
+  lastName: text('shopper.lastName', 100).optional(),
+  address: ShopperAddress.optional(),
+});
+
+export const CreateCheckoutSessionBody = z
+  .strictObject({
+    amount: Amount,
+    currency: Currency,
+    orderNumber: text('orderNumber', 64),
+    shopper: Shopper.optional(),
+    returnUrl: urlOf('returnUrl', 'invalid_return_url'),
+    webhookUrl: urlOf('webhookUrl', 'invalid_webhook_url').optional(),
+    locale: z
+      .string()
+      .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'locale must be a language tag such as "en" or "fr-CA".')
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!amountFitsCurrency(body.amount, body.currency)) {
+      const d = currencyDecimals(body.currency);
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message:
+          d === 0
+            ? `${body.currency} amounts have no decimals.`
+            : `${body.currency} amounts have at most ${d} decimals.`,
+        params: { code: 'invalid_amount' },
+      });
+    }
+  });
+export type CreateCheckoutSessionBody = z.infer<typeof CreateCheckoutSessionBody>;
+
+export const CreatedCheckoutSession = z.object({
+  token: z.string().meta({ description: 'The session token (`cs_…`): give it to the widget.' }),
+  url: z.string().meta({ description: 'The hosted payment page: send the shopper there.' }),
+  expiresAt: z.string().meta({ description: 'ISO 8601 time after which the session cannot be paid.' }),
+});
+export type CreatedCheckoutSession = z.infer<typeof CreatedCheckoutSession>;
+
+export const SessionStatus = z.enum(['open', 'paid', 'expired', 'canceled']);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+export const MerchantCheckoutSession = z.object({
+  token: z.string(),
+  status: SessionStatus,
+  amount: z.string(),
+  currency: z.string().nullable().meta({
+    description: 'null for a session created over SOAP (the gateway does not report its currency).',
+  }),
+  orderNumber: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  transactionId: z.string().optional(),
+  maskedCard: z.string().optional().meta({ description: 'At most the first six and last four digits.' }),
+  paidAt: z.string().optional(),
+});
+export type MerchantCheckoutSession = z.infer<typeof MerchantCheckoutSession>;
+
+export const FieldErrorSchema = z.object({ field: z.string(), code: z.string(), message: z.string() });
+
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    requestId: z.string().optional(),
+    fields: z.array(FieldErrorSchema).optional(),
+  }),
+});
