@@ -10,6 +10,7 @@ import { defineConfig } from '@playwright/test';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-e2e-'));
+process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 export default defineConfig({
   testDir: './e2e',

@@ -20,8 +20,13 @@ export interface DatabaseTarget {
   open(options?: { migrate?: boolean }): Promise<Database>;
 }
 
+/**
+ * A fresh directory under the test run's own temporary directory (scripts/vitest-global-setup.ts
+ * removes it when the run ends: test databases take ~40 MB each), or under the system's.
+ */
 export function tempDir(prefix = 'payframe-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const base = process.env.PAYFRAME_TEST_TMP ?? os.tmpdir();
+  return fs.mkdtempSync(path.join(base, prefix));
 }
 
 async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
