@@ -88,7 +88,7 @@ export async function buildApp({
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
-  await app.register(checkoutPlugin, { checkout });
+  await app.register(checkoutPlugin, { checkout, notifier: gateway.deps.notifier });
   await registerWidgetAssets(app);
   return { app, health, gateway, checkout };
 }
