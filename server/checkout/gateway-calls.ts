@@ -3,6 +3,7 @@
  * answers are read. Nothing here knows whether the port is in-process or SOAP.
  */
 
+import { requiredDefaults } from '../../shared/contract/neutral.ts';
 import type { PayBody } from '../../shared/checkout/pay-schemas.ts';
 import type { SessionStatus } from '../../shared/checkout/session-schemas.ts';
 import type { OperationResult } from '../../shared/contract/service.ts';
@@ -84,28 +85,9 @@ type Request = ValueOf<'Request'>;
 /** A sale of the session: every Required element of Request at its neutral value, then the payment. */
 export function saleRequest(token: string, body: PayBody): Request {
   const base: Request = {
-    TestRequest: false,
-    MerchantID: '0',
-    CreateToken: false,
-    IsSwipe: false,
-    // 0: the session's amount is charged (the gateway takes it from the session, DESIGN.md §7).
-    Amount: '0',
-    OriginalTransactionID: '0',
-    IsRecurring: false,
-    RecurringAmount: '0',
-    RecurringStartDate: '0001-01-01T00:00:00',
-    RecurringEndDate: '0001-01-01T00:00:00',
-    MerchantReceipt: false,
-    CardHolderReceipt: false,
-    MagensaLogID: '0',
-    CustomerID: '0',
-    IsCitTransaction: false,
-    IsPartialRevesal: false,
-    SettlementAmount: '0',
+    ...requiredDefaults('Request'),
+    // Amount 0: the session's amount is charged (the gateway takes it from the session, DESIGN.md §7).
     IsAchTransaction: body.method === 'ach',
-    IsAddDSRPValue: false,
-    InAppTransaction: false,
-    IsRegisteredUser: false,
     TransactionType: 'sale',
     HostedPaymentToken: token,
   };

@@ -9,3 +9,4 @@ export * from './scalars.ts';
 export type * from './service.ts';
 export * from './types.ts';
 export type * from './values.ts';
+export * from './neutral.ts';

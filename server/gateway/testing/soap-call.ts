@@ -3,7 +3,7 @@
  * the checkout server or nobody, and decodes the result with the contract's codec.
  */
 import type { FastifyInstance } from 'fastify';
-import { findOperation } from '../../../shared/contract/index.ts';
+import { findOperation, requiredDefaults } from '../../../shared/contract/index.ts';
 import { decodeSoapResult, encodeSoapRequest } from '../../soap/codec/messages.ts';
 import { openEnvelope } from '../../soap/soap-request.ts';
 import { decodeBytes, readXml } from '../../soap/xml/index.ts';
@@ -49,28 +49,5 @@ export async function soapCall(
 
 /** A Request (ProcessTransaction) with every Required element at its neutral value. */
 export function request(fields: Record<string, unknown>): Record<string, unknown> {
-  return {
-    TestRequest: false,
-    MerchantID: '0',
-    CreateToken: false,
-    IsSwipe: false,
-    Amount: '0',
-    OriginalTransactionID: '0',
-    IsRecurring: false,
-    RecurringAmount: '0',
-    RecurringStartDate: '0001-01-01T00:00:00',
-    RecurringEndDate: '0001-01-01T00:00:00',
-    MerchantReceipt: false,
-    CardHolderReceipt: false,
-    MagensaLogID: '0',
-    CustomerID: '0',
-    IsCitTransaction: false,
-    IsPartialRevesal: false,
-    SettlementAmount: '0',
-    IsAchTransaction: false,
-    IsAddDSRPValue: false,
-    InAppTransaction: false,
-    IsRegisteredUser: false,
-    ...fields,
-  };
+  return { ...requiredDefaults('Request'), ...fields };
 }
