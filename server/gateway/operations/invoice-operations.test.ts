@@ -6,9 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../testing/databases.ts';
-import { call, countRows, type GatewayWorld, rawCall, SERVICE_KEY } from '../testing/gateway-kit.ts';
+import {
+  call,
+  countRows,
+  type GatewayWorld,
+  openWorld,
+  rawCall,
+  SERVICE_KEY,
+} from '../testing/gateway-kit.ts';
 import { checkInvoices, convenienceFee, percentOf } from './invoice-operations.ts';
-import { openProfilesWorld } from './profiles-invoices.test-support.ts';
 
 describe('convenience fee arithmetic', () => {
   it('a percentage of the total, rounded half-up to the cent', () => {
@@ -63,7 +69,7 @@ describe.each(databaseTargets())('CreateInvoice ($name)', (target) => {
   const today = new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    w = await openProfilesWorld(target);
+    w = await openWorld(target);
   });
   afterAll(() => w?.close());
 

@@ -6,9 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../testing/databases.ts';
 import { TEST_CARDS } from '../processor/simulator.ts';
-import { type GatewayWorld, rawCall, SERVICE_KEY, type TestMerchant } from '../testing/gateway-kit.ts';
+import {
+  type GatewayWorld,
+  openWorld,
+  rawCall,
+  SERVICE_KEY,
+  type TestMerchant,
+} from '../testing/gateway-kit.ts';
 import { soapCall } from '../testing/soap-call.ts';
-import { openProfilesWorld } from './profiles-invoices.test-support.ts';
 
 const YEAR = new Date().getUTCFullYear() + 2;
 const PANS = [TEST_CARDS.visa, TEST_CARDS.mastercard, TEST_CARDS.amex, TEST_CARDS.declined];
@@ -19,7 +24,7 @@ describe.each(databaseTargets())('payment profiles ($name)', (target) => {
   const bodies: string[] = [];
 
   beforeAll(async () => {
-    w = await openProfilesWorld(target);
+    w = await openWorld(target);
   });
   afterAll(() => w?.close());
 

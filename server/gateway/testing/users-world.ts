@@ -1,6 +1,6 @@
 /**
  * Test support for the merchant-user tests (Login, ForgotPassword, the reset page): the real app on
- * a test database, served by a gateway that has the user handlers and a clock the test can move,
+ * a test database, served by a gateway whose clock the test can move,
  * plus the reset routes on an app of their own (same database, same clock), and one merchant user.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -10,16 +10,12 @@ import { listOutbox } from '../../notify/outbox.ts';
 import type { CallContext } from '../../soap/call-context.ts';
 import { buildTestApp } from '../../testing/app.ts';
 import type { DatabaseTarget } from '../../testing/databases.ts';
-import { createGateway, GATEWAY_HANDLERS } from '../gateway.ts';
+import { createGateway } from '../gateway.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
-import { forgotPassword, login } from '../operations/user-operations.ts';
 import { passwordResetRoutes } from '../users/password-reset-routes.ts';
 import { createUser } from '../users/user-store.ts';
 import { createMerchant, type GatewayWorld } from './gateway-kit.ts';
 import { soapCall } from './soap-call.ts';
-
-/** The handlers of this part, until GATEWAY_HANDLERS has them. */
-export const USER_HANDLERS = { Login: login, ForgotPassword: forgotPassword } as const;
 
 export const PUBLIC_URL = 'https://pay.example.test';
 export const ANN = {
@@ -68,7 +64,7 @@ export async function openUsersWorld(target: DatabaseTarget): Promise<UsersWorld
   );
   const clock = { now: new Date() };
   const deps: GatewayDeps = { ...t.gateway.deps, now: () => clock.now };
-  gateway = createGateway(deps, { ...GATEWAY_HANDLERS, ...USER_HANDLERS });
+  gateway = createGateway(deps);
   const routes = Fastify();
   registerErrorHandling(routes);
   await routes.register(passwordResetRoutes, { db, now: () => clock.now });

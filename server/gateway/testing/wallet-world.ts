@@ -1,27 +1,16 @@
 /**
  * Test support for the wallet and one-time-code tests: the real app on a test database (as
- * gateway-kit's `openWorld`), served by a gateway that has the wallet handlers and a clock the test
+ * gateway-kit's `openWorld`), served by a gateway with a clock the test
  * can move (the processor simulator keeps the real time); and short calls for the tests.
  */
 import type { TransactionService } from '../../../shared/contract/service.ts';
 import type { CallContext } from '../../soap/call-context.ts';
 import { buildTestApp } from '../../testing/app.ts';
 import type { DatabaseTarget } from '../../testing/databases.ts';
-import { createGateway, GATEWAY_HANDLERS } from '../gateway.ts';
+import { createGateway } from '../gateway.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
-import { updateToken } from '../operations/update-token.ts';
-import { sendVerificationCode } from '../operations/verification-operations.ts';
-import { getStoredCards, removeStoredCard } from '../operations/wallet-operations.ts';
 import { call, createMerchant, type GatewayWorld, SERVICE_KEY } from './gateway-kit.ts';
 import type { As } from './soap-call.ts';
-
-/** The handlers of this part, until GATEWAY_HANDLERS has them. */
-export const WALLET_HANDLERS = {
-  UpdateToken: updateToken,
-  GetStoredCards: getStoredCards,
-  RemoveStoredCard: removeStoredCard,
-  SendVerificationCode: sendVerificationCode,
-} as const;
 
 export interface WalletWorld extends GatewayWorld {
   /** The gateway's dependencies, with the movable clock. */
@@ -46,7 +35,7 @@ export async function openWalletWorld(target: DatabaseTarget): Promise<WalletWor
   );
   const clock = { now: new Date() };
   const deps: GatewayDeps = { ...t.gateway.deps, now: () => clock.now };
-  gateway = createGateway(deps, { ...GATEWAY_HANDLERS, ...WALLET_HANDLERS });
+  gateway = createGateway(deps);
   const a = await createMerchant(t, db, 'Alpha Outfitters', true);
   const b = await createMerchant(t, db, 'Bravo Bikes', false);
   return { db, t, app: t.app, a, b, deps, clock, close: () => t.close() };
