@@ -82,8 +82,46 @@ export async function brandingOf(deps: CheckoutDeps, origin: CallOrigin, token: 
 
 type Request = ValueOf<'Request'>;
 
+/** The session's merchant, its registered origins and the session's locale (GetCheckoutMerchant). */
+export interface CheckoutMerchant {
+  merchantId: string;
+  origins: string[];
+  locale: string | null;
+}
+
+export async function checkoutMerchantOf(
+  deps: CheckoutDeps,
+  origin: CallOrigin,
+  token: string,
+): Promise<CheckoutMerchant | null> {
+  const m = await deps.port.GetCheckoutMerchant({ token }, deps.contexts.service(origin));
+  if (!m.Success) return null;
+  return {
+    merchantId: m.MerchantId,
+    origins: (m.Origins ?? '').split(' ').filter((o) => o !== ''),
+    locale: m.Locale ?? null,
+  };
+}
+
+/** The origins that may frame the embedded checkout and receive its events ([] when unknown). */
+export async function embedOriginsOf(
+  deps: CheckoutDeps,
+  origin: CallOrigin,
+  token: string,
+): Promise<string[]> {
+  return (await checkoutMerchantOf(deps, origin, token))?.origins ?? [];
+}
+
+/** Who is paying: the session's shopper contacts, and the contact a wallet credential proved. */
+export interface Payer {
+  email: string | null;
+  phone: string | null;
+  /** For a saved card: only the proven contact finds the wallet (gateway-wallet-codes.md). */
+  wallet?: { channel: 'email' | 'sms'; contact: string };
+}
+
 /** A sale of the session: every Required element of Request at its neutral value, then the payment. */
-export function saleRequest(token: string, body: PayBody): Request {
+export function saleRequest(token: string, body: PayBody, payer: Payer): Request {
   const base: Request = {
     ...requiredDefaults('Request'),
     // Amount 0: the session's amount is charged (the gateway takes it from the session, DESIGN.md §7).
@@ -91,14 +129,45 @@ export function saleRequest(token: string, body: PayBody): Request {
     TransactionType: 'sale',
     HostedPaymentToken: token,
   };
+  const threeDs =
+    body.method !== 'ach' && body.threeDSecure
+      ? {
+          CAVV: body.threeDSecure.cavv,
+          ECI: body.threeDSecure.eci,
+          XID: body.threeDSecure.xid,
+          DirectoryServerTransactionId: body.threeDSecure.dsTransactionId,
+        }
+      : {};
   if (body.method === 'card') {
+    // "Save this card": CreateToken with the session's contacts puts it in the shopper's wallet.
+    const save =
+      body.saveCard && (payer.email || payer.phone)
+        ? {
+            CreateToken: true,
+            ...(payer.email ? { Email: payer.email } : {}),
+            ...(payer.phone ? { Phone: payer.phone } : {}),
+          }
+        : {};
     return {
       ...base,
+      ...save,
+      ...threeDs,
       CardNumber: body.card.number.replace(/[\s-]/g, ''),
       ExpirationDate: body.card.expiry.replace(/\s/g, ''),
       CVV2: body.card.cvv,
       CardName: body.card.name,
       ...(body.billing?.zip ? { Zip: body.billing.zip } : {}),
+    };
+  }
+  if (body.method === 'saved') {
+    const w = payer.wallet;
+    return {
+      ...base,
+      ...threeDs,
+      SaveCardID: body.tokenGuid,
+      CVV2: body.cvv,
+      ...(w?.channel === 'email' ? { Email: w.contact } : {}),
+      ...(w?.channel === 'sms' ? { Phone: w.contact } : {}),
     };
   }
   return {

@@ -6,12 +6,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IdempotencyKey, SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
 import { PayBody } from '../../shared/checkout/pay-schemas.ts';
+import { WALLET_HEADER } from '../../shared/checkout/wallet-schemas.ts';
 import { PayframeError } from '../errors.ts';
 import type { Checkout } from './checkout.ts';
 import { widgetRequestGuard } from './csrf.ts';
 import type { CallOrigin } from './deps.ts';
 import { fieldErrors, parseOr400 } from './field-errors.ts';
-import { paySession } from './pay.ts';
+import type { Payer } from './gateway-calls.ts';
+import { walletContact } from './otp.ts';
+import { cancelSession, paySession } from './pay.ts';
 import { enforceLimits } from './rate-limit.ts';
 import { loadWidgetSession } from './session-view.ts';
 
@@ -64,8 +67,23 @@ export async function checkoutApiRoutes(
       );
     }
     const body = parseOr400(PayBody, request.body);
-    const answer = await paySession(deps, originOf(request), token, key.data, body);
+    let wallet: Payer['wallet'];
+    if (body.method === 'saved') {
+      // A saved card needs the wallet credential of this session (a verified one-time code).
+      const header = request.headers[WALLET_HEADER];
+      const contact = typeof header === 'string' ? await walletContact(deps, token, header) : null;
+      if (!contact) throw new PayframeError('unauthorized', 'Verify a one-time code to use the saved cards.');
+      wallet = contact;
+    }
+    const answer = await paySession(deps, originOf(request), token, key.data, body, wallet);
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
     return reply.code(200).type('application/json; charset=utf-8').send(answer.json);
+  });
+
+  // The shopper gave up: the session can no longer be paid (refused while a payment is in flight).
+  app.post('/api/checkout/sessions/:token/cancel', async (request, reply) => {
+    const token = tokenOf(request);
+    await enforceLimits(deps.db, reply, [[`pay:ip:${request.ip}`, deps.limits.payPerIp]], deps.now());
+    return cancelSession(deps, originOf(request), token);
   });
 }

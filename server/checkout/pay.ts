@@ -16,7 +16,8 @@
  * recovery.ts settles both, so a retry with the same key gets the real outcome.
  */
 import { declineMessage } from '../../shared/checkout/decline-messages.ts';
-import type { PayBody, PayResponse } from '../../shared/checkout/pay-schemas.ts';
+import type { z } from 'zod';
+import type { CancelResponse, PayBody, PayResponse } from '../../shared/checkout/pay-schemas.ts';
 import { PayframeError } from '../errors.ts';
 import {
   type Attempt,
@@ -28,10 +29,11 @@ import {
   startedAttempt,
 } from './attempts.ts';
 import type { CallOrigin, CheckoutDeps } from './deps.ts';
-import { brandingOf, saleRequest, sessionDetails, transactionIdIn } from './gateway-calls.ts';
+import { brandingOf, type Payer, saleRequest, sessionDetails, transactionIdIn } from './gateway-calls.ts';
 import { claimKey, completeKey, fingerprintOf, type KeyScope, releaseKey } from './idempotency.ts';
 import { PAY_ENDPOINT, recoverAttempt, recoverAttempts } from './recovery.ts';
 import { paidBody } from './redirect.ts';
+import { revokeWalletTokens } from './otp.ts';
 import { getSessionMeta } from './session-meta.ts';
 
 export interface PayAnswer {
@@ -60,6 +62,7 @@ export async function paySession(
   token: string,
   key: string,
   body: PayBody,
+  wallet: Payer['wallet'] = undefined,
 ): Promise<PayAnswer> {
   const scope: KeyScope = { sessionToken: token, endpoint: PAY_ENDPOINT, key };
   const fingerprint = fingerprintOf(deps.secret, PAY_ENDPOINT, body);
@@ -82,7 +85,7 @@ export async function paySession(
 
   let answer: PayResponse;
   try {
-    answer = await execute(deps, origin, scope, body);
+    answer = await execute(deps, origin, scope, body, wallet);
   } catch (err) {
     if (!(err instanceof OutcomeUnknown)) await releaseKey(deps.db, scope);
     throw err instanceof OutcomeUnknown
@@ -104,8 +107,11 @@ async function execute(
   origin: CallOrigin,
   scope: KeyScope,
   body: PayBody,
+  wallet: Payer['wallet'],
 ): Promise<PayResponse> {
   const token = scope.sessionToken;
+  // A saved card is a card: the merchant accepts it, declines read like a card's.
+  const method = body.method === 'ach' ? 'ach' : 'card';
   const { detail, status } = await sessionDetails(deps, origin, token);
   if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
   if (status === 'expired' || status === 'canceled') {
@@ -121,7 +127,7 @@ async function execute(
   // Paid but not fully recorded here: go on; the gateway answers 94 with the transaction id and
   // charges nothing (a paid session stays paid).
   const branding = await brandingOf(deps, origin, token);
-  if (!branding.methods.includes(body.method)) {
+  if (!branding.methods.includes(method)) {
     throw new PayframeError('validation_failed', 'This payment method is not accepted here.', [
       { field: 'method', code: 'method_not_accepted', message: 'This payment method is not accepted here.' },
     ]);
@@ -135,12 +141,18 @@ async function execute(
     orderNumber: detail.OrderNumber ?? null,
     returnUrl: detail.ReturnUrl ?? recorded?.returnUrl ?? null,
   };
-  const attempt = await beginAttempt(deps, origin, scope, body.method, snapshot);
+  const attempt = await beginAttempt(deps, origin, scope, method, snapshot);
 
   let res: Awaited<ReturnType<CheckoutDeps['port']['ProcessTransaction']>>;
   try {
     res = await deps.port.ProcessTransaction(
-      { request: saleRequest(token, body) },
+      {
+        request: saleRequest(token, body, {
+          email: detail.Email ?? null,
+          phone: detail.PhoneNumber ?? null,
+          wallet,
+        }),
+      },
       deps.contexts.service(origin),
     );
   } catch (err) {
@@ -154,7 +166,7 @@ async function execute(
     deps.log.error({ err, attemptId: attempt.id }, 'payment outcome unknown: left to recovery');
     throw new OutcomeUnknown();
   }
-  return settle(deps, attempt, res, body.method);
+  return settle(deps, attempt, res, method);
 }
 
 async function beginAttempt(
@@ -226,11 +238,37 @@ async function settle(
   }
   if (code === '65' && res.ResponseMessageDetail && res.TransactionID === '0') {
     await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
-    return { status: 'requires_action', challengeUrl: res.ResponseMessageDetail };
+    const challengeUrl = res.ResponseMessageDetail;
+    return { status: 'requires_action', challengeUrl, resultUrl: `${challengeUrl}/result.json` };
   }
   const transactionId = res.TransactionID && res.TransactionID !== '0' ? res.TransactionID : null;
   await deps.db.transaction((tx) =>
     finishAttempt(tx, attempt, { kind: 'declined', code, message, transactionId }, now),
   );
   return { status: 'declined', code, message: declineMessage(code, method) };
+}
+
+/**
+ * Cancels the session at the gateway (CancelHostedPayment). Canceling twice answers the same; a
+ * paid session answers 409 "already paid", and a payment in flight 409 too: a cancel never hides a
+ * charge.
+ */
+export async function cancelSession(
+  deps: CheckoutDeps,
+  origin: CallOrigin,
+  token: string,
+): Promise<z.infer<typeof CancelResponse>> {
+  const { status } = await sessionDetails(deps, origin, token);
+  if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
+  if (status === 'canceled') return { status: 'canceled' };
+  if (status === 'paid') throw new PayframeError('conflict', 'This checkout session has already been paid.');
+  if (status === 'expired') throw new PayframeError('conflict', 'This checkout session has expired.');
+  const res = await deps.port.CancelHostedPayment({ token }, deps.contexts.service(origin));
+  if (!res.Status) {
+    const after = (await sessionDetails(deps, origin, token)).status;
+    if (after === 'canceled') return { status: 'canceled' };
+    throw new PayframeError('conflict', res.Message ?? 'This checkout session cannot be canceled now.');
+  }
+  await revokeWalletTokens(deps, token);
+  return { status: 'canceled' };
 }

@@ -54,7 +54,7 @@ describe.each(databaseTargets())('attempt recovery ($name)', (target) => {
     // The charge the crashed request made, through the port as the checkout makes it.
     const origin = { requestId: 'test', remoteAddress: '127.0.0.1', log };
     const charged = await w.t.gateway.service.ProcessTransaction(
-      { request: saleRequest(token, PayBody.parse(cardBody())) },
+      { request: saleRequest(token, PayBody.parse(cardBody()), { email: null, phone: null }) },
       defaultContexts.service(origin),
     );
     expect(charged.ResponseCode).toBe('00');

@@ -8,7 +8,7 @@ import type { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 import { PayframeError } from '../errors.ts';
 import { paymentOfSession } from './attempts.ts';
 import type { CallOrigin, CheckoutDeps } from './deps.ts';
-import { brandingOf, sessionDetails } from './gateway-calls.ts';
+import { brandingOf, checkoutMerchantOf, sessionDetails } from './gateway-calls.ts';
 import { receiptOf, signedRedirectUrl } from './redirect.ts';
 import { getSessionMeta } from './session-meta.ts';
 
@@ -19,7 +19,10 @@ export async function loadWidgetSession(
 ): Promise<WidgetSession> {
   const { detail, status } = await sessionDetails(deps, origin, token);
   if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
-  const branding = await brandingOf(deps, origin, token);
+  const [branding, merchant] = await Promise.all([
+    brandingOf(deps, origin, token),
+    checkoutMerchantOf(deps, origin, token),
+  ]);
   const threeDSecure =
     status === 'open'
       ? await deps.port.Verify3DSecureMerchant(
@@ -41,6 +44,8 @@ export async function loadWidgetSession(
       website: branding.website,
     },
     methods: branding.methods,
+    locale: merchant?.locale ?? null,
+    embedOrigins: merchant?.origins ?? [],
     threeDSecure,
     shopper: {
       email: detail.Email ?? null,

@@ -11,9 +11,14 @@ import type { CallContext } from '../soap/call-context.ts';
 import { authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
-import { createHostedPayment, getHostedPaymentDetails } from './operations/hosted-payment-operations.ts';
+import {
+  cancelHostedPayment,
+  createHostedPayment,
+  getHostedPaymentDetails,
+} from './operations/hosted-payment-operations.ts';
 import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
 import {
+  getCheckoutMerchant,
   getMerchantDetails,
   getMerchantInfo,
   verify3DSecureMerchant,
@@ -22,6 +27,7 @@ import { PAYMENT_PROFILE_HANDLERS } from './operations/payment-profile-operation
 import { processTransaction } from './operations/process-transaction.ts';
 import { getRecurringCustomerDetail, getTransactionHistories } from './operations/reporting-operations.ts';
 import { settleTransaction } from './operations/settlement-operations.ts';
+import { signForMerchant } from './operations/sign-operations.ts';
 import { updateToken } from './operations/update-token.ts';
 import { forgotPassword, login } from './operations/user-operations.ts';
 import { sendVerificationCode } from './operations/verification-operations.ts';
@@ -53,9 +59,12 @@ export const GATEWAY_HANDLERS: Handlers = {
   GetCardDetailsFromEncryptedData: getCardDetailsFromEncryptedData,
   GetMerchantInfo: getMerchantInfo,
   GetMerchantDetails: getMerchantDetails,
+  GetCheckoutMerchant: getCheckoutMerchant,
   Verify3DSecureMerchant: verify3DSecureMerchant,
   CreateHostedPayment: createHostedPayment,
+  CancelHostedPayment: cancelHostedPayment,
   GetHostedPaymentDetails: getHostedPaymentDetails,
+  SignForMerchant: signForMerchant,
 };
 
 async function principalOf(deps: GatewayDeps, op: string, context: CallContext): Promise<Principal> {

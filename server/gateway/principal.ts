@@ -20,18 +20,24 @@ export const SERVICE_OPERATIONS: ReadonlySet<string> = new Set([
   'GetStoredCards',
   'UpdateToken',
   'RemoveStoredCard',
+  'GetCheckoutMerchant',
+  'CancelHostedPayment',
   'ProcessTransaction',
+  'SignForMerchant',
 ]);
 
 /**
  * Operations only the checkout server may call: the shopper's cross-merchant wallet and its codes
  * are reached after the shopper proved a contact with a one-time code (DESIGN.md §9), which a
- * merchant's credential cannot show.
+ * merchant's credential cannot show; and signing under a merchant's TransactionKey.
  */
 export const SERVICE_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
   'GetStoredCards',
   'SendVerificationCode',
   'RemoveStoredCard',
+  'GetCheckoutMerchant',
+  // Signs under any merchant's key: a merchant credential has no business here (sign-operations.ts).
+  'SignForMerchant',
 ]);
 
 /** Operations anyone may call. */

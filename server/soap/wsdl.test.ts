@@ -42,6 +42,8 @@ const HTTP_OPERATIONS = [
   'SendVerificationCode',
   // Payframe extensions with simple parameters get GET/POST forms too, as ASMX would give them.
   'RemoveStoredCard',
+  'GetCheckoutMerchant',
+  'CancelHostedPayment',
 ];
 
 type Node = Record<string, unknown>;

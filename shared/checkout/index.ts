@@ -3,3 +3,4 @@ export * from './fields.ts';
 export * from './pay-schemas.ts';
 export * from './session-schemas.ts';
 export * from './wallet-schemas.ts';
+export * from './embed-messages.ts';

@@ -7,6 +7,19 @@ import { z } from 'zod';
 import { AccountNumber, AccountType, CardExpiry, CardNumber, Cvv, RoutingNumber, text } from './fields.ts';
 import { SessionStatus } from './session-schemas.ts';
 
+/**
+ * 3-D Secure: the values of an answered challenge (docs/3ds-sandbox.md), read by the widget from
+ * `{challengeUrl}/result.json` and sent with the same payment again. The gateway checks them against
+ * the merchant, card and amount, and accepts one result for one transaction.
+ */
+export const ThreeDSecureResult = z.strictObject({
+  cavv: z.string().regex(/^[A-Za-z0-9+/=]{1,64}$/, 'threeDSecure.cavv is not valid.'),
+  eci: z.string().regex(/^\d{2}$/, 'threeDSecure.eci is not valid.'),
+  xid: z.string().regex(/^[A-Za-z0-9+/=]{1,64}$/, 'threeDSecure.xid is not valid.'),
+  dsTransactionId: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'threeDSecure.dsTransactionId is not valid.'),
+});
+export type ThreeDSecureResult = z.infer<typeof ThreeDSecureResult>;
+
 export const CardPayment = z.strictObject({
   method: z.literal('card'),
   card: z.strictObject({
@@ -16,7 +29,22 @@ export const CardPayment = z.strictObject({
     name: text('card.name', 100),
   }),
   billing: z.strictObject({ zip: text('billing.zip', 20) }).optional(),
+  /** Store the card in the shopper's wallet (the session's e-mail/phone) after an approval. */
   saveCard: z.boolean().optional(),
+  threeDSecure: ThreeDSecureResult.optional(),
+});
+
+/**
+ * A card from the shopper's wallet, unlocked by a one-time code: the wallet credential travels in
+ * the `x-payframe-wallet` header, the CVV is typed again (DESIGN.md §9).
+ */
+export const SavedCardPayment = z.strictObject({
+  method: z.literal('saved'),
+  tokenGuid: z
+    .string({ error: 'tokenGuid must be text.' })
+    .regex(/^[0-9a-f-]{36}$/i, 'tokenGuid is not valid.'),
+  cvv: Cvv,
+  threeDSecure: ThreeDSecureResult.optional(),
 });
 
 export const AchPayment = z.strictObject({
@@ -30,8 +58,8 @@ export const AchPayment = z.strictObject({
   }),
 });
 
-export const PayBody = z.discriminatedUnion('method', [CardPayment, AchPayment], {
-  error: "method must be 'card' or 'ach'.",
+export const PayBody = z.discriminatedUnion('method', [CardPayment, AchPayment, SavedCardPayment], {
+  error: "method must be 'card', 'ach' or 'saved'.",
 });
 export type PayBody = z.infer<typeof PayBody>;
 
@@ -67,12 +95,19 @@ export const PayDeclined = z.object({
 export const PayRequiresAction = z.object({
   status: z.literal('requires_action'),
   challengeUrl: z.string().meta({ description: '3-D Secure: the challenge page to show the shopper.' }),
+  resultUrl: z.string().meta({
+    description:
+      'Poll it (GET, JSON `{status, cavv, eci, xid, dsTransactionId}`); once `authenticated`, pay again with the same details plus `threeDSecure` and a new Idempotency-Key.',
+  }),
 });
 
 export const PayResponse = z.union([PaySucceeded, PayDeclined, PayRequiresAction]);
 export type PayResponse = z.infer<typeof PayResponse>;
 
 export const PaymentMethodName = z.enum(['card', 'ach']);
+
+/** POST /api/checkout/sessions/:token/cancel: the shopper gave up; the session can no longer be paid. */
+export const CancelResponse = z.object({ status: z.literal('canceled') });
 
 export const WidgetSession = z.object({
   token: z.string(),
@@ -87,6 +122,11 @@ export const WidgetSession = z.object({
     website: z.string().nullable(),
   }),
   methods: z.array(PaymentMethodName),
+  locale: z.string().nullable().meta({ description: 'The locale the merchant chose for the session.' }),
+  embedOrigins: z.array(z.string()).meta({
+    description:
+      "The merchant's registered origins: the only pages that may frame the checkout and receive its events.",
+  }),
   threeDSecure: z
     .boolean()
     .meta({ description: 'The merchant is enrolled: a card may ask for a challenge.' }),

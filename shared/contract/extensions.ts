@@ -40,6 +40,20 @@ export const extensionTypes = [
     field('Url', 'string'),
     field('ExpiresAt', 'dateTime', { required: true, nillable: true }),
   ]),
+  complexType('CheckoutMerchant', [
+    field('Success', 'boolean', required),
+    field('Message', 'string'),
+    field('MerchantId', 'long', required),
+    // Space-separated: an origin never holds a space (scheme://host[:port]).
+    field('Origins', 'string'),
+    field('Locale', 'string'),
+  ]),
+  complexType('SignForMerchantResponse', [
+    field('Success', 'boolean', required),
+    field('Message', 'string'),
+    // Lowercase hex HMAC-SHA256; absent when Success is false.
+    field('Signature', 'string'),
+  ]),
 ] as const;
 
 export const extensionOperationList = [
@@ -56,6 +70,30 @@ export const extensionOperationList = [
     doc: "Removes a card from the shopper's wallet (checkout server only).",
     params: [field('email', 'string'), field('phoneNumber', 'string'), field('tokenGuid', 'string')],
     result: 'OperationStatus',
+    extension: true,
+  }),
+  // The merchant's registered origins are what may frame the checkout and receive its events.
+  operation({
+    name: 'GetCheckoutMerchant',
+    doc: "A checkout session's merchant, its registered origins and the session's locale (checkout server only).",
+    params: [field('token', 'string')],
+    result: 'CheckoutMerchant',
+    extension: true,
+  }),
+  operation({
+    name: 'CancelHostedPayment',
+    doc: 'Cancels an open checkout session so it can no longer be paid (not while a payment is in progress).',
+    params: [field('token', 'string')],
+    result: 'OperationStatus',
+    extension: true,
+  }),
+  // A checkout server in its own process holds no TransactionKey, yet signs redirects and webhooks
+  // under it (DESIGN.md §10): the gateway signs for it, and the key never leaves the gateway.
+  operation({
+    name: 'SignForMerchant',
+    doc: "Signs a message (UTF-8) with HMAC-SHA256 under the merchant's TransactionKey (checkout server only).",
+    params: [field('merchantID', 'long', required), field('message', 'string')],
+    result: 'SignForMerchantResponse',
     extension: true,
   }),
 ] as const;

@@ -11,7 +11,7 @@ import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import type { CheckoutSession } from '../sessions/checkout-session-store.ts';
 
 export function checkoutUrl(deps: GatewayDeps, token: string): string {
-  return `${deps.publicUrl}/pay/${token}`;
+  return `${deps.checkoutPublicUrl ?? deps.publicUrl}/pay/${token}`;
 }
 
 export async function createHostedPayment(
@@ -111,5 +111,34 @@ export async function getHostedPaymentDetails(
     ZipCode: session.zipCode ?? undefined,
     PhoneNumber: session.phoneNumber ?? undefined,
     ReturnUrl: session.returnUrl ?? undefined,
+  };
+}
+
+/**
+ * CancelHostedPayment (extension): the shopper gave up (checkout server) or the merchant withdrew
+ * the offer (its own sessions). Refused while a payment is in flight, so a cancel never hides a
+ * charge; a paid, expired or canceled session answers what it is.
+ */
+export async function cancelHostedPayment(
+  params: OperationParams<'CancelHostedPayment'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<OperationResult<'CancelHostedPayment'>> {
+  const token = params.token?.trim() ?? '';
+  const session = token ? await deps.sessions.getByToken(deps.db, token) : null;
+  const visible =
+    session && (call.principal.kind !== 'merchant' || call.principal.merchantId === session.merchantId);
+  if (!session || !visible) return { Status: false, Message: 'This checkout session does not exist.' };
+  if (session.status !== 'open') return { Status: false, Message: UNAVAILABLE[session.status] };
+  if (await deps.sessions.cancel(deps.db, session.id)) {
+    return { Status: true, Message: 'This checkout session was canceled.' };
+  }
+  const now = await deps.sessions.getByToken(deps.db, token);
+  return {
+    Status: false,
+    Message:
+      now && now.status !== 'open'
+        ? UNAVAILABLE[now.status]
+        : 'A payment for this checkout session is in progress.',
   };
 }

@@ -191,4 +191,17 @@ export class CheckoutSessionStore {
       transactionId,
     ]);
   }
+
+  /**
+   * Cancels an open, unexpired session with no payment in flight; false otherwise. One statement,
+   * so it cannot race a payment's claim (which needs the session open and unclaimed too).
+   */
+  async cancel(q: Queryable, sessionId: string): Promise<boolean> {
+    const { rowCount } = await q.query(
+      `update checkout_sessions set status = 'canceled'
+       where id = $1 and status = 'open' and claim_reference is null and expires_at > $2`,
+      [sessionId, this.now()],
+    );
+    return rowCount === 1;
+  }
 }

@@ -1,0 +1,45 @@
+/**
+ * SignForMerchant (Payframe extension; DESIGN.md §10): HMAC-SHA256 of a message under a merchant's
+ * TransactionKey, for a checkout server in its own process. Redirects and webhooks must be signed
+ * with the key the merchant holds, and the key must never leave the gateway, so the gateway signs.
+ *
+ * Only the service credential may call it (a merchant can sign with its own key; letting it ask
+ * here would add nothing but a way to probe other merchants' ids).
+ */
+import crypto from 'node:crypto';
+import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
+import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
+import { requireService } from './wallet-operations.ts';
+
+type Result = OperationResult<'SignForMerchant'>;
+
+/**
+ * Characters one message may hold. A redirect's canonical string is a few hundred; a webhook's is
+ * `<t>.<body>` with a body of a few kilobytes. The request body limit bounds it anyway; this keeps a
+ * caller's bug from turning the gateway into a hashing service for megabytes.
+ */
+export const MAX_SIGNED_MESSAGE = 64 * 1024;
+
+export const NO_MERCHANT = 'No merchant matches this request.';
+
+export async function signForMerchant(
+  params: OperationParams<'SignForMerchant'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<Result> {
+  requireService(call.principal, 'SignForMerchant');
+  const message = params.message;
+  // An absent message is a caller's bug; signing '' in its place would hide it.
+  if (message === undefined || message === null)
+    return { Success: false, Message: 'Give the message to sign.' };
+  if (message.length > MAX_SIGNED_MESSAGE) {
+    return { Success: false, Message: `The message is longer than ${MAX_SIGNED_MESSAGE} characters.` };
+  }
+  const key = await deps.merchants.transactionKey(deps.db, params.merchantID);
+  if (!key) return { Success: false, Message: NO_MERCHANT };
+  return {
+    Success: true,
+    Message: 'Signed.',
+    Signature: crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex'),
+  };
+}

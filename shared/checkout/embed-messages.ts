@@ -1,0 +1,58 @@
+/**
+ * What the checkout iframe tells the page that embeds it (DESIGN.md §11; EMB-*): `postMessage`
+ * with an exact target origin (one of the merchant's registered origins), checked on receipt by
+ * origin, source window and instance id, and parsed with these schemas. No message ever carries
+ * card or bank data: only what the merchant's own server can confirm anyway.
+ */
+import { z } from 'zod';
+
+/** Every message is tagged so a page can ignore other frames' traffic. */
+export const EMBED_SOURCE = 'payframe';
+export const EMBED_VERSION = 1;
+
+const envelope = {
+  source: z.literal(EMBED_SOURCE),
+  v: z.literal(EMBED_VERSION),
+  /** The id the loader gave this widget (the iframe's `instance` query parameter); '' for a plain iframe. */
+  instance: z.string().max(64),
+};
+
+export const EmbedSuccess = z.strictObject({
+  transactionId: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  amount: z.string(),
+  status: z.enum(['succeeded', 'already_paid']),
+});
+export type EmbedSuccess = z.infer<typeof EmbedSuccess>;
+
+export const EmbedError = z.strictObject({
+  code: z.string().max(64),
+  message: z.string().max(500),
+});
+
+export const EmbedMessage = z.discriminatedUnion('type', [
+  z.strictObject({ ...envelope, type: z.literal('ready') }),
+  z.strictObject({ ...envelope, type: z.literal('success'), data: EmbedSuccess }),
+  z.strictObject({ ...envelope, type: z.literal('error'), data: EmbedError }),
+  z.strictObject({ ...envelope, type: z.literal('cancel') }),
+  z.strictObject({ ...envelope, type: z.literal('expired') }),
+  /** The content's height in CSS pixels, so the frame fits it without an inner scroll bar. */
+  z.strictObject({ ...envelope, type: z.literal('resize'), height: z.number().int().min(0).max(20000) }),
+]);
+export type EmbedMessage = z.infer<typeof EmbedMessage>;
+export type EmbedEventName = 'ready' | 'success' | 'error' | 'cancel' | 'expired';
+
+/** A merchant theme (mount option `theme`, iframe query `theme`): hex colours only, bounded sizes. */
+export const Theme = z.strictObject({
+  primaryColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'theme.primaryColor must be a hex colour such as #3355ff.')
+    .optional(),
+  radius: z.number().int().min(0).max(24).optional(),
+  font: z
+    .string()
+    .regex(/^[A-Za-z0-9 ,'-]{1,100}$/, 'theme.font must be a font-family list.')
+    .optional(),
+  mode: z.enum(['light', 'dark', 'auto']).optional(),
+});
+export type Theme = z.infer<typeof Theme>;
