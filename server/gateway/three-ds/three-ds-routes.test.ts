@@ -45,6 +45,22 @@ describe('3-D Secure challenge pages', () => {
       payload: new URLSearchParams({ outcome }).toString(),
     });
 
+  it("may be framed by the checkout inside the merchant's registered pages (every ancestor is checked)", async () => {
+    const { rows } = await db.query<{ id: string }>(
+      `insert into merchants (public_code, name, transaction_key_enc, reader_key_enc, origins)
+       values ('m3ds-embed', 'Embedding shop', 'x', 'x', array['https://shop.example','http://localhost:3001']) returning id`,
+    );
+    const c = await service.createChallenge(db, {
+      merchantId: rows[0]!.id,
+      cardFingerprint: 'fp_embed',
+      amountCents: 500n,
+    });
+    const res = await t.app.inject({ url: c.url, headers: { host: HOST } });
+    expect(res.headers['content-security-policy']).toContain(
+      "frame-ancestors 'self' https://shop.example http://localhost:3001",
+    );
+  });
+
   it('renders the challenge with the amount and the merchant escaped, no script, a strict CSP', async () => {
     const c = await create();
     const res = await t.app.inject({ url: c.url, headers: { host: HOST } });

@@ -67,11 +67,18 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  function page(reply: FastifyReply, status: number, render: (nonce: string) => string): FastifyReply {
+  function page(
+    reply: FastifyReply,
+    status: number,
+    render: (nonce: string) => string,
+    merchantOrigins: readonly string[] = [],
+  ): FastifyReply {
     const nonce = crypto.randomBytes(16).toString('base64');
+    // Every ancestor must be allowed: in an embed the checkout iframe sits in the merchant's page.
+    const ancestors = [...frameAncestors, ...merchantOrigins.filter((o) => !frameAncestors.includes(o))];
     return reply
       .code(status)
-      .header('content-security-policy', pageCsp(nonce, frameAncestors))
+      .header('content-security-policy', pageCsp(nonce, ancestors))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
       .send(render(nonce));
@@ -84,12 +91,12 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
     if (!challenge) return errorPage(reply, 404);
     switch (challenge.status) {
       case 'pending':
-        return page(reply, 200, (nonce) => renderChallengePage(nonce, challenge));
+        return page(reply, 200, (nonce) => renderChallengePage(nonce, challenge), challenge.merchantOrigins);
       case 'expired':
         return errorPage(reply, 410);
       default:
         // Already answered (a reload, or the back button): show that answer again.
-        return page(reply, 200, (nonce) => renderResultPage(nonce, challenge));
+        return page(reply, 200, (nonce) => renderResultPage(nonce, challenge), challenge.merchantOrigins);
     }
   });
 
@@ -103,7 +110,12 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
       { challenge: done.challenge.id, status: done.challenge.status },
       '3ds challenge answered',
     );
-    return page(reply, 200, (nonce) => renderResultPage(nonce, done.challenge));
+    return page(
+      reply,
+      200,
+      (nonce) => renderResultPage(nonce, done.challenge),
+      done.challenge.merchantOrigins,
+    );
   });
 
   app.get('/3ds/challenge/:id/result.json', async (request: IdRequest, reply) => {

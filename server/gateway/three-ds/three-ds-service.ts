@@ -49,6 +49,8 @@ export interface ChallengeStatus {
   /** `expired` when still pending past `expiresAt`; a decided challenge keeps its decision. */
   status: ChallengeState;
   merchantName?: string;
+  /** The merchant's registered origins: the checkout iframe showing the challenge may sit in them. */
+  merchantOrigins: string[];
   /** Decimal string, "12.34" (DESIGN.md §3). */
   amount: string;
   expiresAt: Date;
@@ -80,11 +82,13 @@ interface ChallengeRow {
   ds_transaction_id: string;
   expires_at: Date;
   merchant_name: string | null;
+  origins: string[] | null;
 }
 
 const SELECT_CHALLENGE = `
   select c.id, c.merchant_id, c.card_fingerprint, c.amount, c.status, c.cavv, c.eci, c.xid,
-         c.ds_transaction_id, c.expires_at, coalesce(nullif(m.business_name, ''), m.name) as merchant_name
+         c.ds_transaction_id, c.expires_at, coalesce(nullif(m.business_name, ''), m.name) as merchant_name,
+         m.origins
     from three_ds_challenges c join merchants m on m.id = c.merchant_id`;
 
 function sameString(a: string, b: string): boolean {
@@ -250,6 +254,7 @@ export class ThreeDsService {
       status: expired ? 'expired' : row.status,
       amount: fromCents(toCents(row.amount)),
       expiresAt: new Date(row.expires_at),
+      merchantOrigins: row.origins ?? [],
     };
     if (row.merchant_name) status.merchantName = row.merchant_name;
     if ((row.status === 'authenticated' || row.status === 'used') && row.cavv && row.eci) {
