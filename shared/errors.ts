@@ -11,6 +11,14 @@ export const ERRORS = {
   not_found: { status: 404, message: 'Nothing was found at this address.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   conflict: { status: 409, message: 'The request conflicts with another request in progress.' },
+  // The checkout's session states, so the widget and merchants can act on each without reading text.
+  payment_in_progress: {
+    status: 409,
+    message: 'A payment for this checkout session is in progress. Try again shortly.',
+  },
+  session_expired: { status: 409, message: 'This checkout session has expired.' },
+  session_canceled: { status: 409, message: 'This checkout session was canceled.' },
+  session_paid: { status: 409, message: 'This checkout session has already been paid.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request content type is not supported.' },
   idempotency_mismatch: {

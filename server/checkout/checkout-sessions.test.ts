@@ -148,7 +148,7 @@ describe.each(databaseTargets())('checkout sessions ($name)', (target) => {
     expect(doc.components.schemas.CreateCheckoutSession.required).toEqual(
       expect.arrayContaining(['amount', 'currency', 'orderNumber', 'returnUrl']),
     );
-    expect(doc.components.schemas.PayRequest.oneOf).toHaveLength(2);
+    expect(doc.components.schemas.PayRequest.oneOf).toHaveLength(3); // card, ach, saved
   });
 
   it('loads the session for the widget: details, branding, methods, 3-D Secure, no secrets', async () => {

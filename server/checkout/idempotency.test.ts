@@ -127,7 +127,7 @@ describe.each(databaseTargets())('pay idempotency ($name)', (target) => {
     await waitForAttempt(token);
     const retry = await pay(w.app, token, cardBody(), { key }); // the client timed out and retried
     expect(retry.statusCode).toBe(409);
-    expect(retry.json().error.code).toBe('conflict');
+    expect(retry.json().error.code).toBe('payment_in_progress');
     const otherTab = await pay(w.app, token, cardBody(TEST_CARDS.mastercard));
     expect(otherTab.statusCode).toBe(409);
     hold = null;

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { PayBody, PayResponse, WidgetSession } from '../../shared/checkout/pay-schemas.ts';
+import { CancelResponse, PayBody, PayResponse, WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 import {
   CreateCheckoutSessionBody,
   CreatedCheckoutSession,
@@ -49,6 +49,7 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
         CheckoutSession: schema(WidgetSession, 'output'),
         PayRequest: schema(PayBody, 'input'),
         PayResponse: schema(PayResponse, 'output'),
+        CancelResponse: schema(CancelResponse, 'output'),
         Error: schema(ErrorBodySchema, 'output'),
       },
     },
@@ -101,6 +102,13 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
               schema: { type: 'string', maxLength: 255 },
             },
             { name: 'X-Payframe-Client', in: 'header', required: true, schema: { const: 'widget' } },
+            {
+              name: 'X-Payframe-Wallet',
+              in: 'header',
+              required: false,
+              description: "Only with method 'saved': the credential a verified one-time code gave.",
+              schema: { type: 'string' },
+            },
           ],
           requestBody: { required: true, content: json('PayRequest') },
           responses: {
@@ -111,12 +119,29 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
             400: error('A field or the Idempotency-Key is not valid (the key is not used up).'),
             403: error('Not sent by the checkout (CSRF guard).'),
             404: error('No such session.'),
+            401: error("method 'saved' without a valid wallet credential for this session."),
             409: error(
-              'A payment of this session, or a request with this key, is in progress; or the session expired.',
+              'payment_in_progress (this session or this key), session_expired or session_canceled.',
             ),
             422: error('This Idempotency-Key was used with a different request.'),
             429: error('Too many requests; see Retry-After.'),
             500: error('The outcome is not known yet: retry with the same Idempotency-Key.'),
+          },
+        },
+      },
+      '/api/checkout/sessions/{token}/cancel': {
+        post: {
+          summary: 'The shopper cancels: the session can no longer be paid',
+          parameters: [
+            tokenParam,
+            { name: 'X-Payframe-Client', in: 'header', required: true, schema: { const: 'widget' } },
+          ],
+          responses: {
+            200: { description: 'Canceled (also when it already was)', content: json('CancelResponse') },
+            403: error('Not sent by the checkout (CSRF guard).'),
+            404: error('No such session.'),
+            409: error('session_paid, session_expired, or payment_in_progress.'),
+            429: error('Too many requests; see Retry-After.'),
           },
         },
       },

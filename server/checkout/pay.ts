@@ -77,7 +77,7 @@ export async function paySession(
   if (claim.kind === 'mismatch') throw new PayframeError('idempotency_mismatch');
   if (claim.kind === 'in_flight') {
     throw new PayframeError(
-      'conflict',
+      'payment_in_progress',
       'A request with this Idempotency-Key is still in progress. Try again shortly.',
     );
   }
@@ -115,10 +115,7 @@ async function execute(
   const { detail, status } = await sessionDetails(deps, origin, token);
   if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
   if (status === 'expired' || status === 'canceled') {
-    throw new PayframeError(
-      'conflict',
-      `This checkout session has ${status === 'expired' ? 'expired' : 'been canceled'}.`,
-    );
+    throw new PayframeError(status === 'expired' ? 'session_expired' : 'session_canceled');
   }
   const recorded = status === 'paid' ? await paymentOfSession(deps.db, token) : null;
   if (recorded?.transactionId) {
@@ -183,7 +180,7 @@ async function beginAttempt(
     if (other && isStale(deps, other.startedAt)) await recoverAttempt(deps, other, origin);
     attempt = await startAttempt(deps.db, input, deps.now());
   }
-  if (!attempt) throw new PayframeError('conflict', 'A payment for this checkout session is in progress.');
+  if (!attempt) throw new PayframeError('payment_in_progress');
   return attempt;
 }
 
@@ -229,12 +226,7 @@ async function settle(
   }
   if (code === '09' || (code === '12' && /expired/i.test(message))) {
     await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
-    throw new PayframeError(
-      'conflict',
-      code === '09'
-        ? 'A payment for this checkout session is in progress.'
-        : 'This checkout session has expired.',
-    );
+    throw new PayframeError(code === '09' ? 'payment_in_progress' : 'session_expired');
   }
   if (code === '65' && res.ResponseMessageDetail && res.TransactionID === '0') {
     await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
@@ -261,13 +253,15 @@ export async function cancelSession(
   const { status } = await sessionDetails(deps, origin, token);
   if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
   if (status === 'canceled') return { status: 'canceled' };
-  if (status === 'paid') throw new PayframeError('conflict', 'This checkout session has already been paid.');
-  if (status === 'expired') throw new PayframeError('conflict', 'This checkout session has expired.');
+  if (status === 'paid') throw new PayframeError('session_paid');
+  if (status === 'expired') throw new PayframeError('session_expired');
   const res = await deps.port.CancelHostedPayment({ token }, deps.contexts.service(origin));
   if (!res.Status) {
     const after = (await sessionDetails(deps, origin, token)).status;
     if (after === 'canceled') return { status: 'canceled' };
-    throw new PayframeError('conflict', res.Message ?? 'This checkout session cannot be canceled now.');
+    throw new PayframeError(
+      after === 'paid' ? 'session_paid' : after === 'expired' ? 'session_expired' : 'payment_in_progress',
+    );
   }
   await revokeWalletTokens(deps, token);
   return { status: 'canceled' };

@@ -147,7 +147,11 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
     const origin = originOf(request);
     const { detail, status } = await sessionDetails(deps, origin, token);
     if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
-    if (status !== 'open') throw new PayframeError('conflict', 'This checkout session is no longer open.');
+    if (status !== 'open') {
+      throw new PayframeError(
+        status === 'paid' ? 'session_paid' : status === 'expired' ? 'session_expired' : 'session_canceled',
+      );
+    }
 
     // The contacts asked for; with none, the session's own (invalid ones left out).
     const asked = body.email !== undefined || body.phone !== undefined;
