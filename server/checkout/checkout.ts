@@ -7,6 +7,7 @@
 import type { CheckoutDeps, CheckoutOptions } from './deps.ts';
 import { defaultContexts } from './gateway-calls.ts';
 import { pruneKeys } from './idempotency.ts';
+import { pruneOtp } from './otp.ts';
 import { DEFAULT_LIMITS, pruneCounters } from './rate-limit.ts';
 import { recoverAttempts } from './recovery.ts';
 import { announceExpiredSessions } from './session-expiry.ts';
@@ -51,6 +52,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     async prune() {
       await pruneKeys(deps.db, deps.now());
       await pruneCounters(deps.db, deps.now());
+      await pruneOtp(deps.db, deps.now());
     },
     startWorkers(intervalMs = 5_000) {
       let running = false;

@@ -10,7 +10,7 @@ import { futureExpiry } from '../gateway/testing/gateway-kit.ts';
 import { call } from '../gateway/testing/gateway-kit.ts';
 import { listOutbox } from '../notify/outbox.ts';
 import { databaseTargets } from '../testing/databases.ts';
-import { OTP_TTL_MS } from './otp.ts';
+import { OTP_RETENTION_MS, OTP_TTL_MS } from './otp.ts';
 import {
   type CheckoutWorld,
   createSession,
@@ -288,6 +288,32 @@ describe.each(databaseTargets())('wallet one-time codes ($name)', (target) => {
     // A code is bound to its session too.
     const again = await sendAndRead(token, shopper.email, { email: shopper.email });
     expect((await post(other, 'verify', again)).statusCode).toBe(400);
+  });
+
+  it('pruning deletes codes and wallet credentials a day after they were made, not before', async () => {
+    const shopper = newShopper();
+    await saveCard(shopper);
+    const token = await session(shopper);
+    const { verificationId, code } = await sendAndRead(token, shopper.email, { email: shopper.email });
+    expect((await post(token, 'verify', { verificationId, code })).statusCode).toBe(200);
+    const count = async () => {
+      const v = await w.db.query<{ n: string }>(
+        'select count(*) as n from checkout_otp_verifications where session_token = $1',
+        [token],
+      );
+      const t = await w.db.query<{ n: string }>(
+        'select count(*) as n from checkout_wallet_tokens where session_token = $1',
+        [token],
+      );
+      return [Number(v.rows[0]!.n), Number(t.rows[0]!.n)];
+    };
+    expect(await count()).toEqual([1, 1]);
+    clock.advance(OTP_RETENTION_MS - 60_000);
+    await w.checkout.prune();
+    expect(await count()).toEqual([1, 1]);
+    clock.advance(120_000);
+    await w.checkout.prune();
+    expect(await count()).toEqual([0, 0]);
   });
 
   it('the CSRF guard applies, and bodies are validated into field errors', async () => {

@@ -227,3 +227,13 @@ export async function revokeWalletTokens(deps: CheckoutDeps, session: string): P
     [session, deps.now()],
   );
 }
+
+/** Codes and wallet credentials are kept a day after they were made (for support), then deleted. */
+export const OTP_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export async function pruneOtp(q: Queryable, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - OTP_RETENTION_MS);
+  const codes = await q.query('delete from checkout_otp_verifications where created_at < $1', [before]);
+  const tokens = await q.query('delete from checkout_wallet_tokens where created_at < $1', [before]);
+  return codes.rowCount + tokens.rowCount;
+}
