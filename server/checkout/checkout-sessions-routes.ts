@@ -23,6 +23,7 @@ import { parseOr400 } from './field-errors.ts';
 import { statusOf, transactionIdIn } from './gateway-calls.ts';
 import { originOf } from './pay-routes.ts';
 import { enforceLimits } from './rate-limit.ts';
+import { revokeWalletTokens } from './otp.ts';
 import { getSessionMeta, saveSessionMeta } from './session-meta.ts';
 
 const CHALLENGE = 'Basic realm="Payframe", charset="UTF-8"';
@@ -165,6 +166,30 @@ async function readSession(deps: CheckoutDeps, request: FastifyRequest, reply: F
   return view;
 }
 
+/**
+ * The merchant withdraws an open session (e.g. the order was canceled in its shop): it can no longer
+ * be paid. Canceling twice answers the same; a paid session, or one with a payment in flight, is a
+ * 409 that names why, so a cancel never hides a charge.
+ */
+async function cancelSession(deps: CheckoutDeps, request: FastifyRequest, reply: FastifyReply) {
+  const merchant = merchantOf(request, reply);
+  const token = (request.params as { token?: string }).token ?? '';
+  if (!SESSION_TOKEN_PATTERN.test(token))
+    throw new PayframeError('not_found', 'This checkout session does not exist.');
+  const context = deps.contexts.merchant(originOf(request), merchant.authorization);
+  const res = await asMerchant(reply, () => deps.port.CancelHostedPayment({ token }, context));
+  if (res.Status) await revokeWalletTokens(deps, token);
+  const view = await readSession(deps, request, reply);
+  if (view.status === 'canceled') return view;
+  throw new PayframeError(
+    view.status === 'paid'
+      ? 'session_paid'
+      : view.status === 'expired'
+        ? 'session_expired'
+        : 'payment_in_progress',
+  );
+}
+
 export async function checkoutSessionsRoutes(
   app: FastifyInstance,
   options: { checkout: Checkout },
@@ -184,4 +209,5 @@ export async function checkoutSessionsRoutes(
   });
   app.post('/v1/checkout-sessions', (request, reply) => createSession(deps, request, reply));
   app.get('/v1/checkout-sessions/:token', (request, reply) => readSession(deps, request, reply));
+  app.post('/v1/checkout-sessions/:token/cancel', (request, reply) => cancelSession(deps, request, reply));
 }

@@ -133,6 +133,32 @@ describe.each(databaseTargets())('checkout sessions ($name)', (target) => {
     expect((await get(token, other.authorization)).statusCode).toBe(404);
   });
 
+  it("the merchant cancels its open session; not a paid one, nor another merchant's", async () => {
+    const cancel = (token: string, authorization = w.merchant.authorization) =>
+      w.app.inject({
+        method: 'POST',
+        url: `/v1/checkout-sessions/${token}/cancel`,
+        headers: { authorization },
+      });
+    const token = await createSession(w);
+    const other = await addMerchant(w.t, w.db, 'Charlie Crafts');
+    expect((await cancel(token, other.authorization)).statusCode).toBe(404);
+    expect((await get(token)).json().status).toBe('open');
+
+    const canceled = await cancel(token);
+    expect(canceled.statusCode).toBe(200);
+    expect(canceled.json()).toMatchObject({ token, status: 'canceled' });
+    expect((await cancel(token)).json().status).toBe('canceled');
+    expect((await pay(w.app, token, cardBody())).json().error.code).toBe('session_canceled');
+
+    const paid = await createSession(w);
+    expect((await pay(w.app, paid, cardBody())).json().status).toBe('succeeded');
+    const refused = await cancel(paid);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('session_paid');
+    expect((await get(paid)).json().status).toBe('paid');
+  });
+
   it('serves an OpenAPI 3.1 document generated from the schemas', async () => {
     const res = await w.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     expect(res.statusCode).toBe(200);

@@ -79,6 +79,22 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
           },
         },
       },
+      '/v1/checkout-sessions/{token}/cancel': {
+        post: {
+          summary: 'Cancel an open session: it can no longer be paid',
+          security: [{ merchant: [] }],
+          parameters: [tokenParam],
+          responses: {
+            200: {
+              description: 'Canceled (also when it already was)',
+              content: json('MerchantCheckoutSession'),
+            },
+            401: error('Missing or wrong credential.'),
+            404: error('No such session of this merchant.'),
+            409: error('session_paid, session_expired, or payment_in_progress.'),
+          },
+        },
+      },
       '/api/checkout/sessions/{token}': {
         get: {
           summary: 'The session as the widget shows it',
