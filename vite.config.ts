@@ -1,6 +1,7 @@
 /**
- * Widget builds (DESIGN.md §11). `vite build` builds the Preact pages into dist/widget; the
- * framework-free loader is a second build added with the embed.
+ * Widget builds (DESIGN.md §11). `vite build` builds the Preact pages into dist/widget: the status
+ * page (`index.html`) and the hosted payment page (`pay.html`, served at /pay/:token). The
+ * framework-free loader is a separate build (vite.loader.config.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -22,5 +23,11 @@ export default defineConfig({
     // Keep every script in a file: the page CSP allows no inline script.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      input: {
+        index: here('./widget/app/index.html'),
+        pay: here('./widget/app/pay.html'),
+      },
+    },
   },
 });

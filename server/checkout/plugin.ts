@@ -8,6 +8,7 @@ import type { Notifier } from '../notify/notifier.ts';
 import type { Checkout } from './checkout.ts';
 import { checkoutSessionsRoutes } from './checkout-sessions-routes.ts';
 import { openApiRoute } from './openapi.ts';
+import { payPageRoutes } from './pages.ts';
 import { checkoutApiRoutes } from './pay-routes.ts';
 import { walletRoutes } from './wallet-routes.ts';
 
@@ -24,6 +25,7 @@ export async function checkoutPlugin(app: FastifyInstance, options: CheckoutPlug
   await app.register(checkoutSessionsRoutes, { checkout });
   await app.register(openApiRoute, { publicUrl: checkout.deps.publicUrl });
   await app.register(checkoutApiRoutes, { checkout });
+  await app.register(payPageRoutes, { checkout });
   if (options.notifier) await app.register(walletRoutes, { checkout, notifier: options.notifier });
   if (options.workerIntervalMs) {
     const stop = checkout.startWorkers(options.workerIntervalMs);

@@ -48,6 +48,9 @@ function pageCsp(nonce: string, frameAncestors: readonly string[]): string {
 export function isSameOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true; // not a browser's cross-site form post: browsers send Origin on POST
+  // Under `Referrer-Policy: no-referrer` (set on every page) a browser sends `Origin: null` even on
+  // the page's own form post; Sec-Fetch-Site, which a page cannot forge, still says same-origin.
+  if (origin === 'null' && request.headers['sec-fetch-site'] === 'same-origin') return true;
   try {
     return new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
   } catch {

@@ -1,0 +1,135 @@
+/**
+ * The hosted payment page `/pay/:token` against the real server: pay by card and land on the
+ * signed ReturnUrl; a decline and then a good card (one charge); a double click (one charge); the
+ * page's headers.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import {
+  createSession,
+  DEMO_URL,
+  futureExpiry,
+  merchantView,
+  redirectSignatureValid,
+} from './helpers/checkout.ts';
+
+async function fillCard(page: Page, number: string, cvv = '123') {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiration date').fill(futureExpiry());
+  await page.getByLabel('Security code').fill(cvv);
+}
+
+test.describe('hosted payment page', () => {
+  test('pays by card and returns to the merchant with a signed redirect', async ({ page, request }) => {
+    const s = await createSession(request);
+    const response = await page.goto(`/pay/${s.token}`);
+    expect(response?.status()).toBe(200);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("frame-src 'self'");
+    expect(response?.headers()['cache-control']).toBe('no-store');
+
+    await expect(page.getByTestId('merchant-name')).toHaveText('Payframe Demo Store');
+    await expect(page.getByTestId('amount')).toHaveText('$25.00');
+    await expect(page.getByText(`Order ${s.orderNumber}`)).toBeVisible();
+    // The shopper's name is prefilled from the session.
+    await expect(page.getByLabel('Name on card')).toHaveValue('Ada Lovelace');
+
+    await page.getByLabel('Card number').fill('4242424242424242');
+    await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
+    await expect(page.getByTestId('cc-number-aside')).toHaveText('Visa');
+    await page.getByLabel('Expiration date').fill(futureExpiry());
+    await page.getByLabel('Security code').fill('123');
+
+    const returned = page.waitForRequest((r) => r.url().startsWith(`${DEMO_URL}/return`));
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    const receipt = page.getByTestId('receipt');
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    await expect(receipt).toContainText('•••• 4242');
+    await expect(receipt).toContainText(s.orderNumber);
+    await expect(receipt).toContainText('$25.00');
+    await expect(page.getByRole('timer')).toContainText('Returning to Payframe Demo Store in');
+    await expect(page.getByRole('link', { name: 'Return to Payframe Demo Store' })).toBeVisible();
+
+    const url = (await returned).url();
+    const q = new URL(url).searchParams;
+    expect(q.get('status')).toBe('succeeded');
+    expect(q.get('orderNumber')).toBe(s.orderNumber);
+    expect(q.get('amount')).toBe('25.00');
+    expect(q.get('transactionId')).toMatch(/^\d+$/);
+    expect(redirectSignatureValid(url)).toBe(true);
+
+    const view = await merchantView(request, s.token);
+    expect(view.status).toBe('paid');
+    expect(view.transactionId).toBe(q.get('transactionId'));
+  });
+
+  test('a decline, then a good card: one charge', async ({ page, request }) => {
+    const s = await createSession(request);
+    await page.goto(`/pay/${s.token}`);
+    await fillCard(page, '4000 0000 0000 0002');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await expect(page.getByRole('alert')).toContainText('Your card was declined. Please use another card.');
+    expect((await merchantView(request, s.token)).status).toBe('open');
+
+    await page.getByLabel('Card number').fill('5555555555554444');
+    await expect(page.getByTestId('cc-number-aside')).toHaveText('Mastercard');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    await page.getByRole('button', { name: 'Stay on this page' }).click();
+    await expect(page.getByRole('timer')).toHaveCount(0);
+    const view = await merchantView(request, s.token);
+    expect(view.status).toBe('paid');
+    expect(view.maskedCard).toMatch(/4444$/);
+  });
+
+  test('a double click on Pay sends one request and charges once', async ({ page, request }) => {
+    const s = await createSession(request);
+    await page.goto(`/pay/${s.token}`);
+    await fillCard(page, '4242424242424242');
+    const pays: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/pay')) pays.push(r.headers()['idempotency-key'] ?? '');
+    });
+    await page.getByRole('button', { name: /^Pay/ }).dblclick();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    await page.getByRole('button', { name: 'Stay on this page' }).click();
+    expect(pays).toHaveLength(1);
+    expect((await merchantView(request, s.token)).status).toBe('paid');
+    // A reload shows the receipt again instead of the form.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'This order has already been paid.' })).toBeVisible();
+    await expect(page.getByLabel('Card number')).toHaveCount(0);
+  });
+
+  test('inline errors on blur and on submit, focus on the first error', async ({ page, request }) => {
+    const s = await createSession(request);
+    await page.goto(`/pay/${s.token}`);
+    const number = page.getByLabel('Card number');
+    await number.fill('4242 4242 4242 4241');
+    await number.blur();
+    await expect(number).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator('#cc-number-error')).toHaveText('Please check the card number.');
+    await page.getByLabel('Expiration date').fill('01/20');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await expect(page.getByRole('alert')).toContainText('Please correct 3 fields.');
+    await expect(number).toBeFocused();
+    await expect(page.locator('#cc-exp-error')).toHaveText('This card has expired.');
+    await expect(page.locator('#cc-csc-error')).toHaveText('Enter the security code.');
+    // Amex: 4-6-5 grouping and a 4-digit code.
+    await number.fill('378282246310005');
+    await expect(number).toHaveValue('3782 822463 10005');
+    await expect(page.getByText('4 digits on your card')).toBeVisible();
+    // A pasted number with spaces (inserted at once, as a paste is) is taken as digits.
+    await number.fill('');
+    await number.focus();
+    await page.keyboard.insertText('4242 4242 4242 4242');
+    await expect(number).toHaveValue('4242 4242 4242 4242');
+    await expect(number).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  test('an unknown token shows "not found"', async ({ page }) => {
+    const response = await page.goto('/pay/cs_doesnotexist');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Payment not found' })).toBeVisible();
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The hosted page's other ways to pay: a 3-D Secure challenge answered inside the page, a bank
+ * account (ACH), and a saved card unlocked by a one-time code read from the dev outbox.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { createSession, futureExpiry, latestCode, merchantView } from './helpers/checkout.ts';
+
+async function payCard(page: Page, number: string, options: { save?: boolean } = {}) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiration date').fill(futureExpiry());
+  await page.getByLabel('Security code').fill('123');
+  if (options.save) await page.getByLabel('Save this card for faster checkout').check();
+  await page.getByRole('button', { name: /^Pay/ }).click();
+}
+
+test('3-D Secure: a failed challenge, then Authenticate inside the page pays', async ({ page, request }) => {
+  const s = await createSession(request);
+  await page.goto(`/pay/${s.token}`);
+  await payCard(page, '4000000000003220');
+  await expect(page.getByRole('heading', { name: 'Confirm with your bank' })).toBeVisible();
+  const bank = page.frameLocator('iframe[title="Bank verification"]');
+  await bank.getByRole('button', { name: 'Fail authentication' }).click();
+  await expect(page.getByRole('alert')).toContainText('Your bank could not verify this payment.');
+  expect((await merchantView(request, s.token)).status).toBe('open');
+
+  // The details are still there: Pay again, and authenticate this time.
+  await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 3220');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await bank.getByRole('button', { name: 'Authenticate' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Stay on this page' }).click();
+  const view = await merchantView(request, s.token);
+  expect(view.status).toBe('paid');
+  expect(view.maskedCard).toMatch(/3220$/);
+});
+
+test('pays from a bank account (ACH)', async ({ page, request }) => {
+  const s = await createSession(request);
+  await page.goto(`/pay/${s.token}`);
+  await page.getByRole('radio', { name: 'Bank account' }).check();
+  await page.getByLabel('Routing number').fill('011000016');
+  await page.getByLabel('Account number').fill('000123456789');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.locator('#ach-routing-error')).toHaveText('Please check the routing number (9 digits).');
+  await expect(page.locator('#ach-authorize-error')).toHaveText(
+    'Please authorize the debit from your account.',
+  );
+  await expect(page.getByLabel('Routing number')).toBeFocused();
+  await page.getByLabel('Routing number').fill('011000015');
+  await page.getByRole('radio', { name: 'Savings' }).check();
+  await expect(page.getByLabel('Name on account')).toHaveValue('Ada Lovelace');
+  await page.getByLabel(/I authorize Payframe Demo Store to debit \$25\.00/).check();
+  await page.getByRole('button', { name: 'Pay $25.00' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await page.getByRole('button', { name: 'Stay on this page' }).click();
+  expect((await merchantView(request, s.token)).status).toBe('paid');
+});
+
+test('saved card: save it, then pay with it behind a one-time code; 5 wrong codes burn it', async ({
+  page,
+  request,
+}) => {
+  // First purchase: pay and save the card to the shopper's wallet.
+  const first = await createSession(request);
+  await page.goto(`/pay/${first.token}`);
+  await payCard(page, '5555555555554444', { save: true });
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await page.getByRole('button', { name: 'Stay on this page' }).click();
+
+  // Second purchase, same shopper.
+  const shopper = { email: first.email, firstName: 'Ada', lastName: 'Lovelace' };
+  const second = await createSession(request, { shopper });
+  await page.goto(`/pay/${second.token}`);
+  await page.getByRole('button', { name: 'Use a saved card' }).click();
+  await expect(page.getByRole('status')).toContainText('We sent a 6-digit code to');
+  const code = page.getByLabel('Verification code');
+  await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(code).toHaveAttribute('inputmode', 'numeric');
+  await expect(page.getByText(/You can ask for a new code in \d+ s/)).toBeVisible();
+  const sent = await latestCode(request, first.email);
+
+  // Five wrong codes: the fifth burns the code, even the right one no longer works.
+  const wrong = sent.code === '000000' ? '111111' : '000000';
+  for (let i = 0; i < 4; i++) {
+    await code.fill(wrong);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.locator('#otp-code-error')).toHaveText(
+      'This code is not right. Check it and try again.',
+    );
+    await expect(code).toBeFocused();
+  }
+  await code.fill(wrong);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.locator('#otp-code-error')).toHaveText(
+    'This code can no longer be used. Ask for a new one.',
+  );
+  await code.fill(sent.code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.locator('#otp-code-error')).toHaveText(
+    'This code can no longer be used. Ask for a new one.',
+  );
+
+  // A new code (offered at once after a burn) unlocks the wallet.
+  await page.getByRole('button', { name: 'Send a new code' }).click();
+  const fresh = await latestCode(request, first.email, sent.id);
+  await page.getByLabel('Verification code').fill(fresh.code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  const saved = page.getByRole('radio', { name: /4444/ });
+  await expect(saved).toBeChecked();
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.locator('#saved-csc-error')).toHaveText('Enter the security code.');
+  await page.getByRole('textbox', { name: 'Security code' }).fill('123');
+  await page.getByRole('button', { name: 'Pay $25.00' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await page.getByRole('button', { name: 'Stay on this page' }).click();
+  const view = await merchantView(request, second.token);
+  expect(view.status).toBe('paid');
+  expect(view.maskedCard).toMatch(/4444$/);
+});

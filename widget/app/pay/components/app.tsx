@@ -1,0 +1,414 @@
+/**
+ * The hosted payment page (and its embed mode): loads the session, shows the right screen for its
+ * state, and runs a payment to its end — declines, network failures, 3-D Secure, the receipt.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type {
+  PayBody,
+  PayResponse,
+  Receipt as ReceiptData,
+  WidgetSession,
+} from '../../../../shared/checkout/index.ts';
+import { type ChallengeResult, Payer, type Result, sessionApi } from '../api.ts';
+import type { Embed } from '../embed.ts';
+import { formatMoney } from '../format.ts';
+import { I18nContext } from '../i18n/context.ts';
+import { english, type I18n, loadI18n, pickLang } from '../i18n/index.ts';
+import { NO_PROBLEMS, serverProblems } from '../server-problems.ts';
+import { AchForm } from './ach-form.tsx';
+import { CardForm } from './card-form.tsx';
+import { Challenge } from './challenge.tsx';
+import { focusFirstInvalid } from './field.tsx';
+import { Header } from './header.tsx';
+import { Notice } from './notice.tsx';
+import { Receipt } from './receipt.tsx';
+import { SavedCards } from './saved-cards.tsx';
+
+type Screen =
+  | { kind: 'loading' | 'load-failed' | 'not-found' | 'expired' | 'canceled' | 'form' }
+  | { kind: 'challenge'; challengeUrl: string; resultUrl: string; body: PayBody; wallet: string | undefined }
+  | { kind: 'paid'; receipt: ReceiptData; redirectUrl: string | null; fresh: boolean };
+
+interface Props {
+  token: string;
+  params: URLSearchParams;
+  embed: Embed | null;
+}
+
+async function languageFor(candidates: (string | null | undefined)[]): Promise<I18n> {
+  return loadI18n(pickLang(candidates)).catch(() => english);
+}
+
+export function App({ token, params, embed }: Props) {
+  const api = useMemo(() => sessionApi(token), [token]);
+  const payer = useMemo(() => new Payer(api), [api]);
+  const [i18n, setI18n] = useState<I18n>(english);
+  const [session, setSession] = useState<WidgetSession | null>(null);
+  const [screen, setScreen] = useState<Screen>({ kind: 'loading' });
+  const [method, setMethod] = useState<'card' | 'ach'>('card');
+  const [walletOpen, setWalletOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [alert, setAlert] = useState<{ title?: string; text: string } | null>(null);
+  const [problems, setProblems] = useState(NO_PROBLEMS);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const { t, lang } = i18n;
+  const asked = params.get('locale');
+
+  const show = (s: WidgetSession) => {
+    setSession(s);
+    if (s.status === 'open') setScreen({ kind: 'form' });
+    else if (s.status === 'paid' && s.receipt)
+      setScreen({ kind: 'paid', receipt: s.receipt, redirectUrl: s.redirectUrl ?? null, fresh: false });
+    else if (s.status === 'canceled') setScreen({ kind: 'canceled' });
+    else {
+      setScreen({ kind: 'expired' });
+      embed?.send({ type: 'expired' });
+    }
+  };
+
+  const load = async () => {
+    setScreen({ kind: 'loading' });
+    const first = languageFor([asked, ...navigator.languages]);
+    const res = await api.load();
+    if (!res.ok) {
+      setI18n(await first);
+      return setScreen({ kind: res.kind === 'http' && res.status === 404 ? 'not-found' : 'load-failed' });
+    }
+    const s = res.data;
+    const chosen = await languageFor([asked, s.locale, ...navigator.languages]);
+    setI18n(chosen);
+    document.documentElement.lang = chosen.lang;
+    document.title = [
+      chosen.t('pay', { amount: formatMoney(s.amount, s.currency, chosen.lang) }),
+      s.merchant.name,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    embed?.setOrigins(s.embedOrigins ?? []);
+    embed?.send({ type: 'ready' });
+    show(s);
+  };
+
+  useEffect(() => void load(), []);
+
+  // The form turns into "expired" by itself when the session's time is up.
+  useEffect(() => {
+    if (screen.kind !== 'form' || !session?.expiresAt) return;
+    const ms = new Date(session.expiresAt).getTime() - Date.now();
+    if (!(ms < 2 ** 31 - 1)) return;
+    const id = setTimeout(() => void api.load().then((r) => r.ok && show(r.data)), Math.max(ms, 0) + 1000);
+    return () => clearTimeout(id);
+  }, [screen.kind, session?.expiresAt]);
+
+  const amount = session ? formatMoney(session.amount, session.currency, lang) : '';
+  const merchant = session?.merchant.name ?? null;
+
+  const fail = (text: string, title?: string) => {
+    setAlert(title ? { title, text } : { text });
+    embed?.send({ type: 'error', data: { code: title ? 'declined' : 'payment_failed', message: text } });
+  };
+
+  const handle = async (res: Result<PayResponse>, body: PayBody, wallet?: string) => {
+    if (res.ok) {
+      const d = res.data;
+      if (d.status === 'requires_action') {
+        setScreen({ kind: 'challenge', challengeUrl: d.challengeUrl, resultUrl: d.resultUrl, body, wallet });
+      } else if (d.status === 'declined') {
+        fail(i18n.decline(d.code, body.method === 'ach' ? 'ach' : 'card'), t('declinedTitle'));
+      } else {
+        setScreen({
+          kind: 'paid',
+          receipt: d.receipt,
+          redirectUrl: d.redirectUrl,
+          fresh: d.status === 'succeeded',
+        });
+        embed?.send({
+          type: 'success',
+          data: {
+            transactionId: d.receipt.transactionId,
+            orderNumber: d.receipt.orderNumber,
+            amount: d.receipt.amount,
+            status: d.status,
+          },
+        });
+      }
+      return;
+    }
+    if (res.kind === 'network') return fail(t(res.status === 0 ? 'networkError' : 'serverError'));
+    if (res.status === 400 && res.error.fields?.length) {
+      const p = serverProblems(res.error.fields);
+      setProblems(p);
+      setAlert({ text: p.count === 1 ? t('errSummaryOne') : t('errSummaryMany', { n: p.count }) });
+      setTimeout(() => focusFirstInvalid(document.querySelector('form')), 0);
+      return;
+    }
+    if (res.status === 404) return setScreen({ kind: 'not-found' });
+    if (res.status === 409) {
+      // Either the session is no longer open (expired, canceled, paid), or a request is in flight.
+      const again = await api.load();
+      if (again.ok && again.data.status !== 'open') return show(again.data);
+      return fail(t('busyError'));
+    }
+    if (res.status === 429) return fail(t('rateLimited'));
+    fail(res.error.message || t('serverError'));
+  };
+
+  const pay = async (body: PayBody, wallet?: string) => {
+    setBusy(true);
+    setAlert(null);
+    setProblems(NO_PROBLEMS);
+    const res = await payer.pay(body, wallet);
+    if (res === null) return; // the first click's request is still in flight
+    setBusy(false);
+    await handle(res, body, wallet);
+  };
+
+  const challengeDone = async (r: ChallengeResult) => {
+    if (screen.kind !== 'challenge') return;
+    const { body, wallet } = screen;
+    setScreen({ kind: 'form' });
+    if (
+      r.status === 'authenticated' &&
+      r.cavv &&
+      r.eci &&
+      r.xid &&
+      r.dsTransactionId &&
+      body.method !== 'ach'
+    ) {
+      const threeDSecure = { cavv: r.cavv, eci: r.eci, xid: r.xid, dsTransactionId: r.dsTransactionId };
+      await pay({ ...body, threeDSecure }, wallet);
+    } else {
+      fail(t(r.status === 'expired' ? 'tdsExpired' : 'tdsFailed'));
+    }
+  };
+
+  const cancel = async () => {
+    setConfirmCancel(false);
+    const res = await api.cancel();
+    if (res.ok) {
+      setScreen({ kind: 'canceled' });
+      embed?.send({ type: 'cancel' });
+      return;
+    }
+    const again = await api.load();
+    if (again.ok && again.data.status !== 'open') return show(again.data);
+    fail(t('serverError'));
+  };
+
+  const invalid = (n: number) =>
+    setAlert({ text: n === 1 ? t('errSummaryOne') : t('errSummaryMany', { n }) });
+
+  const payButton = (
+    <button
+      type="submit"
+      class="pf-button pf-pay"
+      aria-disabled={busy ? 'true' : 'false'}
+      data-busy={busy ? 'true' : undefined}
+    >
+      {busy ? t('processing') : t('pay', { amount })}
+    </button>
+  );
+
+  const storeLink =
+    session?.merchant.website && /^https?:/i.test(session.merchant.website) && !embed ? (
+      <a href={session.merchant.website} class="pf-button pf-secondary">
+        {t('backToStore', { merchant: merchant ?? t('theMerchant') })}
+      </a>
+    ) : null;
+
+  let body;
+  switch (screen.kind) {
+    case 'loading':
+      body = (
+        <p class="pf-loading" role="status">
+          <span class="pf-spinner" aria-hidden="true" />
+          {t('loading')}
+        </p>
+      );
+      break;
+    case 'load-failed':
+      body = (
+        <Notice title={t('loadFailed')} testId="load-failed">
+          <button type="button" class="pf-button" onClick={() => void load()}>
+            {t('tryAgain')}
+          </button>
+        </Notice>
+      );
+      break;
+    case 'not-found':
+      body = (
+        <Notice title={t('notFoundTitle')} testId="not-found">
+          <p>{t('notFoundBody')}</p>
+        </Notice>
+      );
+      break;
+    case 'expired':
+      body = (
+        <Notice title={t('expiredTitle')} testId="expired">
+          <p>{t('expiredBody')}</p>
+          {storeLink}
+        </Notice>
+      );
+      break;
+    case 'canceled':
+      body = (
+        <Notice title={t('canceledTitle')} testId="canceled">
+          <p>{t('canceledBody')}</p>
+          {storeLink}
+        </Notice>
+      );
+      break;
+    case 'paid':
+      body = (
+        <Receipt
+          receipt={screen.receipt}
+          redirectUrl={embed ? null : screen.redirectUrl}
+          merchant={merchant}
+          fresh={screen.fresh}
+          autoRedirect={!embed}
+        />
+      );
+      break;
+    default:
+      body = session ? formScreen(session) : null;
+  }
+
+  function formScreen(s: WidgetSession) {
+    const name = [s.shopper.firstName, s.shopper.lastName].filter(Boolean).join(' ');
+    const canWallet = Boolean(s.shopper.email) && method === 'card';
+    const methods: ('card' | 'ach')[] = s.methods.length > 0 ? s.methods : ['card'];
+    const current = methods.includes(method) ? method : methods[0]!;
+    return (
+      <>
+        {screen.kind === 'challenge' ? (
+          <Challenge
+            challengeUrl={screen.challengeUrl}
+            resultUrl={screen.resultUrl}
+            onDone={(r) => void challengeDone(r)}
+            onCancel={() =>
+              void challengeDone({
+                status: 'failed',
+                cavv: null,
+                eci: null,
+                xid: null,
+                dsTransactionId: null,
+              })
+            }
+          />
+        ) : null}
+        {/* Kept mounted under the challenge so the details survive a failed verification. */}
+        <div hidden={screen.kind === 'challenge'} class="pf-pay-area">
+          <div class="pf-alert-region" role="alert" data-testid="alert">
+            {alert ? (
+              <div class="pf-alert">
+                {alert.title ? <strong>{alert.title}. </strong> : null}
+                {alert.text}
+              </div>
+            ) : null}
+          </div>
+          {methods.length > 1 ? (
+            <fieldset class="pf-methods">
+              <legend>{t('paymentMethod')}</legend>
+              {methods.map((m) => (
+                <div class="pf-method" key={m}>
+                  <input
+                    type="radio"
+                    name="method"
+                    id={`method-${m}`}
+                    checked={current === m}
+                    onChange={() => {
+                      setMethod(m);
+                      setAlert(null);
+                    }}
+                  />
+                  <label for={`method-${m}`}>{m === 'card' ? t('methodCard') : t('methodAch')}</label>
+                </div>
+              ))}
+            </fieldset>
+          ) : null}
+          {current === 'card' && walletOpen ? (
+            <SavedCards
+              api={api}
+              onSubmit={(b, w) => void pay(b, w)}
+              onInvalid={invalid}
+              onClose={() => {
+                setWalletOpen(false);
+                setAlert(null);
+              }}
+            >
+              {payButton}
+            </SavedCards>
+          ) : null}
+          {current === 'card' && !walletOpen && canWallet ? (
+            <button
+              type="button"
+              class="pf-button pf-secondary pf-use-saved"
+              onClick={() => setWalletOpen(true)}
+            >
+              {t('useSaved')}
+            </button>
+          ) : null}
+          <div hidden={current !== 'card' || walletOpen}>
+            <CardForm
+              initialName={name}
+              initialZip={s.shopper.zipCode ?? ''}
+              canSave={Boolean(s.shopper.email)}
+              serverProblems={problems.card}
+              onSubmit={(b) => void pay(b)}
+              onInvalid={invalid}
+            >
+              {payButton}
+            </CardForm>
+          </div>
+          {current === 'ach' ? (
+            <AchForm
+              initialName={name}
+              merchant={merchant ?? t('theMerchant')}
+              amount={amount}
+              serverProblems={problems.ach}
+              onSubmit={(b) => void pay(b)}
+              onInvalid={invalid}
+            >
+              {payButton}
+            </AchForm>
+          ) : null}
+          <div class="pf-cancel">
+            {confirmCancel ? (
+              <div role="group" aria-labelledby="cancel-q">
+                <p id="cancel-q">{t('cancelQuestion')}</p>
+                <button type="button" class="pf-link" onClick={() => void cancel()}>
+                  {t('cancelYes')}
+                </button>{' '}
+                <button type="button" class="pf-link" onClick={() => setConfirmCancel(false)}>
+                  {t('cancelNo')}
+                </button>
+              </div>
+            ) : (
+              <button type="button" class="pf-link" onClick={() => setConfirmCancel(true)}>
+                {t('cancel')}
+              </button>
+            )}
+          </div>
+        </div>
+      </>
+    );
+  }
+
+  const compact = embed !== null;
+  return (
+    <I18nContext.Provider value={i18n}>
+      <div class={compact ? 'pf-page pf-embedded' : 'pf-page'}>
+        {session && screen.kind !== 'not-found' ? (
+          <Header
+            merchant={merchant}
+            logoUrl={session.merchant.logoUrl}
+            amount={amount}
+            orderNumber={session.orderNumber}
+            compact={compact}
+          />
+        ) : null}
+        <div class="pf-body">{body}</div>
+      </div>
+    </I18nContext.Provider>
+  );
+}

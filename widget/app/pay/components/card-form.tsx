@@ -1,0 +1,186 @@
+/**
+ * Card entry: brand shown while typing, digits grouped per brand, Luhn, MM/YY not in the past, CVV
+ * length per brand. Errors show on blur and on submit; a failed submit moves focus to the first one.
+ */
+import type { ComponentChildren } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import type { PayBody } from '../../../../shared/checkout/index.ts';
+import {
+  brandOf,
+  type CardValues,
+  cardProblems,
+  digitsOf,
+  formatCardNumber,
+  formatExpiry,
+  type Problems,
+} from '../card.ts';
+import { useI18n } from '../i18n/context.ts';
+import { Field, focusFirstInvalid } from './field.tsx';
+
+interface Props {
+  initialName: string;
+  initialZip: string;
+  canSave: boolean;
+  serverProblems: Problems<CardValues>;
+  onSubmit: (body: PayBody) => void;
+  onInvalid: (count: number) => void;
+  children: ComponentChildren;
+}
+
+/** Reformats an input's value keeping the caret after the same number of digits. */
+function reformat(el: HTMLInputElement, format: (v: string) => string): string {
+  const caret = el.selectionStart ?? el.value.length;
+  const digitsBefore = digitsOf(el.value.slice(0, caret)).length;
+  const next = format(el.value);
+  if (next !== el.value) {
+    el.value = next;
+    let pos = 0;
+    for (let seen = 0; pos < next.length && seen < digitsBefore; pos++) if (/\d/.test(next[pos]!)) seen++;
+    if (document.activeElement === el) el.setSelectionRange(pos, pos);
+  }
+  return next;
+}
+
+export function CardForm({
+  initialName,
+  initialZip,
+  canSave,
+  serverProblems,
+  onSubmit,
+  onInvalid,
+  children,
+}: Props) {
+  const { t } = useI18n();
+  const [v, setV] = useState<CardValues>({
+    number: '',
+    expiry: '',
+    cvv: '',
+    name: initialName,
+    zip: initialZip,
+  });
+  const [save, setSave] = useState(false);
+  const [touched, setTouched] = useState<Partial<Record<keyof CardValues, boolean>>>({});
+  const [edited, setEdited] = useState<Partial<Record<keyof CardValues, boolean>>>({});
+  const form = useRef<HTMLFormElement>(null);
+
+  const brand = brandOf(digitsOf(v.number));
+  const problems = cardProblems(v);
+  const shown = (k: keyof CardValues) =>
+    (touched[k] ? problems[k] : undefined) ?? (edited[k] ? undefined : serverProblems[k]);
+  const set = (k: keyof CardValues, value: string) => {
+    setV((old) => ({ ...old, [k]: value }));
+    setEdited((e) => ({ ...e, [k]: true }));
+  };
+  const blur = (k: keyof CardValues) => () => setTouched((x) => ({ ...x, [k]: true }));
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const count = Object.values(problems).filter(Boolean).length;
+    setTouched({ number: true, expiry: true, cvv: true, name: true });
+    if (count > 0) {
+      onInvalid(count);
+      // After the re-render that marks the fields invalid.
+      setTimeout(() => focusFirstInvalid(form.current), 0);
+      return;
+    }
+    setEdited({});
+    onSubmit({
+      method: 'card',
+      card: {
+        number: digitsOf(v.number),
+        expiry: v.expiry.replace(/\s/g, ''),
+        cvv: v.cvv,
+        name: v.name.trim(),
+      },
+      ...(v.zip.trim() ? { billing: { zip: v.zip.trim() } } : {}),
+      ...(save ? { saveCard: true } : {}),
+    });
+  };
+
+  return (
+    <form ref={form} onSubmit={submit} noValidate class="pf-form" aria-label={t('methodCard')}>
+      <Field
+        id="cc-number"
+        label={t('cardNumber')}
+        aside={brand.name}
+        autocomplete="cc-number"
+        inputMode="numeric"
+        spellcheck={false}
+        value={v.number}
+        maxLength={23}
+        problem={shown('number')}
+        onInput={(e) => set('number', reformat(e.currentTarget, formatCardNumber))}
+        onBlur={blur('number')}
+      />
+      <div class="pf-row">
+        <Field
+          id="cc-exp"
+          label={t('expiry')}
+          hint={t('expiryHint')}
+          autocomplete="cc-exp"
+          inputMode="numeric"
+          value={v.expiry}
+          maxLength={7}
+          problem={shown('expiry')}
+          onInput={(e) => {
+            const el = e.currentTarget;
+            const deleting = (e as InputEvent).inputType?.startsWith('delete') ?? false;
+            set(
+              'expiry',
+              reformat(el, (x) => formatExpiry(x, deleting)),
+            );
+          }}
+          onBlur={blur('expiry')}
+        />
+        <Field
+          id="cc-csc"
+          label={t('cvv')}
+          hint={t('cvvHint', { n: brand.cvvSize })}
+          autocomplete="cc-csc"
+          inputMode="numeric"
+          value={v.cvv}
+          maxLength={4}
+          problem={shown('cvv')}
+          onInput={(e) =>
+            set(
+              'cvv',
+              reformat(e.currentTarget, (x) => digitsOf(x).slice(0, 4)),
+            )
+          }
+          onBlur={blur('cvv')}
+        />
+      </div>
+      <Field
+        id="cc-name"
+        label={t('nameOnCard')}
+        autocomplete="cc-name"
+        value={v.name}
+        maxLength={100}
+        problem={shown('name')}
+        onInput={(e) => set('name', e.currentTarget.value)}
+        onBlur={blur('name')}
+      />
+      <Field
+        id="postal-code"
+        label={`${t('zip')} (${t('optional')})`}
+        autocomplete="postal-code"
+        value={v.zip}
+        maxLength={20}
+        problem={edited.zip ? undefined : serverProblems.zip}
+        onInput={(e) => set('zip', e.currentTarget.value)}
+      />
+      {canSave ? (
+        <div class="pf-check">
+          <input
+            id="save-card"
+            type="checkbox"
+            checked={save}
+            onChange={(e) => setSave(e.currentTarget.checked)}
+          />
+          <label for="save-card">{t('saveCard')}</label>
+        </div>
+      ) : null}
+      {children}
+    </form>
+  );
+}

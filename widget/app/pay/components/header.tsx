@@ -1,0 +1,41 @@
+/** Who is being paid and how much: merchant branding, the amount and the order number. */
+import { useI18n } from '../i18n/context.ts';
+
+interface Props {
+  merchant: string | null;
+  logoUrl: string | null;
+  amount: string;
+  orderNumber: string | null;
+  compact: boolean;
+}
+
+/** Only logos the page's CSP lets load (img-src 'self' data:); others would show as broken images. */
+function loadableLogo(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, location.href);
+    return u.origin === location.origin || u.protocol === 'data:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export function Header({ merchant, logoUrl, amount, orderNumber, compact }: Props) {
+  const { t } = useI18n();
+  const logo = loadableLogo(logoUrl);
+  return (
+    <header class={compact ? 'pf-header pf-compact' : 'pf-header'}>
+      <div class="pf-merchant">
+        {logo ? <img src={logo} alt="" class="pf-logo" width={40} height={40} /> : null}
+        <h1 class="pf-merchant-name" data-testid="merchant-name">
+          {merchant ?? t('paymentMethod')}
+        </h1>
+      </div>
+      <p class="pf-amount-label">{t('amountDue')}</p>
+      <p class="pf-amount" data-testid="amount">
+        {amount}
+      </p>
+      {orderNumber ? <p class="pf-order">{t('order', { order: orderNumber })}</p> : null}
+    </header>
+  );
+}

@@ -1,0 +1,192 @@
+/**
+ * Saved cards behind a one-time code (DESIGN.md §9, docs/merchant-guide.md "Saved cards"): the code
+ * goes to the session's own contact (shown masked), the shopper types it, the wallet credential it
+ * unlocks lists the cards; the CVV is typed again. A new code can be asked for after a visible delay.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PayBody, WalletCard } from '../../../../shared/checkout/index.ts';
+import type { SessionApi } from '../api.ts';
+import { cvvProblem, digitsOf, type Problem } from '../card.ts';
+import { useI18n } from '../i18n/context.ts';
+import { Field, focusFirstInvalid } from './field.tsx';
+
+const RESEND_AFTER_S = 30;
+
+interface Props {
+  api: SessionApi;
+  onSubmit: (body: PayBody, wallet: string) => void;
+  onInvalid: (count: number) => void;
+  onClose: () => void;
+  children: ComponentChildren;
+}
+
+type Step =
+  | { kind: 'sending' }
+  | { kind: 'send-failed'; rateLimited: boolean }
+  | { kind: 'code'; verificationId: string; to: string }
+  | { kind: 'cards'; wallet: string; cards: WalletCard[] };
+
+export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Props) {
+  const { t } = useI18n();
+  const [step, setStep] = useState<Step>({ kind: 'sending' });
+  const [code, setCode] = useState('');
+  const [codeProblem, setCodeProblem] = useState<Problem | undefined>();
+  const [wait, setWait] = useState(RESEND_AFTER_S);
+  const [verifying, setVerifying] = useState(false);
+  const [chosen, setChosen] = useState('');
+  const [cvv, setCvv] = useState('');
+  const [cvvTouched, setCvvTouched] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+
+  const send = async () => {
+    setStep({ kind: 'sending' });
+    setCode('');
+    setCodeProblem(undefined);
+    const res = await api.sendCode();
+    if (!res.ok) return setStep({ kind: 'send-failed', rateLimited: res.status === 429 });
+    const to = res.data.channels.map((c) => c.to).join(', ');
+    setWait(RESEND_AFTER_S);
+    setStep({ kind: 'code', verificationId: res.data.verificationId, to });
+  };
+
+  useEffect(() => void send(), []);
+  useEffect(() => {
+    if (step.kind !== 'code' || wait <= 0) return;
+    const id = setTimeout(() => setWait((w) => w - 1), 1000);
+    return () => clearTimeout(id);
+  }, [step.kind, wait]);
+  useEffect(() => {
+    // Each step's first control gets focus, so keyboard and screen-reader users follow along.
+    box.current?.querySelector<HTMLElement>('input:not([type=radio]), input:checked, button')?.focus();
+  }, [step.kind]);
+
+  const verify = async (e: Event) => {
+    e.preventDefault();
+    if (step.kind !== 'code' || verifying) return;
+    if (!/^\d{6}$/.test(code)) {
+      setCodeProblem({ key: 'errCodeFormat' });
+      return void setTimeout(() => focusFirstInvalid(box.current), 0);
+    }
+    setVerifying(true);
+    const res = await api.verify(step.verificationId, code);
+    if (!res.ok) {
+      setVerifying(false);
+      const burned = res.kind === 'http' && res.error.fields?.some((f) => f.code === 'code_expired');
+      if (burned) setWait(0);
+      setCodeProblem({
+        key: burned
+          ? 'errCodeBurned'
+          : res.kind === 'http' && res.status !== 429
+            ? 'errCodeWrong'
+            : 'rateLimited',
+      });
+      return void setTimeout(() => focusFirstInvalid(box.current), 0);
+    }
+    const wallet = res.data.walletToken;
+    const cards = await api.cards(wallet);
+    setVerifying(false);
+    const list = cards.ok ? cards.data.cards : [];
+    setChosen(list[0]?.tokenGuid ?? '');
+    setStep({ kind: 'cards', wallet, cards: list });
+  };
+
+  const card = step.kind === 'cards' ? step.cards.find((c) => c.tokenGuid === chosen) : undefined;
+  const cvvSize = /amex|american/i.test(card?.cardType ?? '') ? 4 : 3;
+  const cvvErr = cvvTouched ? cvvProblem(cvv, cvvSize) : undefined;
+
+  const pay = (e: Event) => {
+    e.preventDefault();
+    if (step.kind !== 'cards' || !card) return;
+    setCvvTouched(true);
+    if (cvvProblem(cvv, cvvSize)) {
+      onInvalid(1);
+      return setTimeout(() => focusFirstInvalid(box.current), 0);
+    }
+    onSubmit({ method: 'saved', tokenGuid: card.tokenGuid, cvv }, step.wallet);
+  };
+
+  return (
+    <div ref={box} class="pf-wallet" data-testid="wallet">
+      {step.kind === 'sending' ? <p role="status">{t('processing')}</p> : null}
+      {step.kind === 'send-failed' ? (
+        <p role="alert" class="pf-alert">
+          {t(step.rateLimited ? 'rateLimited' : 'errCodeSend')}
+        </p>
+      ) : null}
+      {step.kind === 'code' ? (
+        <form onSubmit={verify} noValidate class="pf-form">
+          <p role="status">{t('codeSentTo', { to: step.to })}</p>
+          <Field
+            id="otp-code"
+            label={t('verificationCode')}
+            autocomplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            value={code}
+            problem={codeProblem}
+            onInput={(e) => {
+              setCode((e.currentTarget.value = digitsOf(e.currentTarget.value).slice(0, 6)));
+              setCodeProblem(undefined);
+            }}
+          />
+          <button type="submit" class="pf-button" disabled={verifying} aria-disabled={verifying}>
+            {verifying ? t('processing') : t('verify')}
+          </button>
+          {wait > 0 ? (
+            <p class="pf-hint" aria-live="off">
+              {t('resendIn', { n: wait })}
+            </p>
+          ) : (
+            <button type="button" class="pf-link" onClick={() => void send()}>
+              {t('resend')}
+            </button>
+          )}
+        </form>
+      ) : null}
+      {step.kind === 'cards' ? (
+        step.cards.length === 0 ? (
+          <p role="status">{t('noSavedCards')}</p>
+        ) : (
+          <form onSubmit={pay} noValidate class="pf-form">
+            <fieldset class="pf-radios">
+              <legend>{t('savedCards')}</legend>
+              {step.cards.map((c) => (
+                <div class="pf-check pf-saved" key={c.tokenGuid}>
+                  <input
+                    type="radio"
+                    name="saved-card"
+                    id={`saved-${c.tokenGuid}`}
+                    checked={chosen === c.tokenGuid}
+                    onChange={() => setChosen(c.tokenGuid)}
+                  />
+                  <label for={`saved-${c.tokenGuid}`}>
+                    {[c.cardType, c.maskedCardNumber, c.displayName ?? c.nameOnCard]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </label>
+                </div>
+              ))}
+            </fieldset>
+            <Field
+              id="saved-csc"
+              label={t('cvv')}
+              hint={t('cvvHint', { n: cvvSize })}
+              autocomplete="cc-csc"
+              inputMode="numeric"
+              maxLength={4}
+              value={cvv}
+              problem={cvvErr}
+              onInput={(e) => setCvv((e.currentTarget.value = digitsOf(e.currentTarget.value).slice(0, 4)))}
+              onBlur={() => setCvvTouched(true)}
+            />
+            {children}
+          </form>
+        )
+      ) : null}
+      <button type="button" class="pf-link" onClick={onClose}>
+        {t('useAnother')}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * Embed mode (`?embed=1&instance=<id>[&origin=<parent origin>]`): the page tells the page that
+ * frames it what happens (shared/checkout/embed-messages.ts), by postMessage with an exact target
+ * origin, one of the merchant's registered origins (EMB-4), never '*'. No message carries card or
+ * bank data (EMB-6).
+ */
+import type { EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
+
+type Payload =
+  | { type: 'ready' | 'cancel' | 'expired' }
+  | { type: 'success'; data: EmbedSuccess }
+  | { type: 'error'; data: { code: string; message: string } }
+  | { type: 'resize'; height: number };
+
+export interface Embed {
+  send: (p: Payload) => void;
+  /** The registered origins are known once the session is loaded; nothing is sent before. */
+  setOrigins: (registered: readonly string[]) => void;
+}
+
+export function createEmbed(params: URLSearchParams): Embed | null {
+  if (params.get('embed') !== '1' || window.parent === window) return null;
+  const instance = (params.get('instance') ?? '').slice(0, 64);
+  const asked = params.get('origin');
+  let targets: string[] = [];
+  let lastHeight = -1;
+  const queue: Payload[] = [];
+
+  const post = (p: Payload) => {
+    const message = { source: 'payframe', v: 1, instance, ...p };
+    for (const origin of targets) window.parent.postMessage(message, origin);
+  };
+  const embed: Embed = {
+    send(p) {
+      if (p.type === 'resize') {
+        if (p.height === lastHeight) return;
+        lastHeight = p.height;
+      }
+      if (targets.length === 0) queue.push(p);
+      else post(p);
+    },
+    setOrigins(registered) {
+      // Only the origin the loader named, when it is registered; else every registered origin
+      // (a browser delivers to the one that matches the parent and drops the others).
+      targets = asked && registered.includes(asked) ? [asked] : [...registered];
+      for (const p of queue.splice(0)) post(p);
+    },
+  };
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver(() =>
+      embed.send({
+        type: 'resize',
+        height: Math.ceil(document.documentElement.getBoundingClientRect().height),
+      }),
+    ).observe(document.documentElement);
+  }
+  return embed;
+}

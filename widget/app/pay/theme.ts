@@ -1,0 +1,60 @@
+/**
+ * The merchant's theme from `?theme=` (JSON): the rules of `Theme` in
+ * shared/checkout/embed-messages.ts, checked by hand so zod stays out of the first paint. Anything
+ * invalid is ignored as a whole; values only ever reach CSS custom properties (XSS-3).
+ */
+export interface Theme {
+  primaryColor?: string;
+  radius?: number;
+  font?: string;
+  mode?: 'light' | 'dark' | 'auto';
+}
+
+const KEYS = new Set(['primaryColor', 'radius', 'font', 'mode']);
+
+export function parseTheme(raw: string | null): Theme {
+  if (!raw || raw.length > 1000) return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return {};
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+  const o = v as Record<string, unknown>;
+  if (Object.keys(o).some((k) => !KEYS.has(k))) return {};
+  const { primaryColor, radius, font, mode } = o;
+  if (
+    primaryColor !== undefined &&
+    !(typeof primaryColor === 'string' && /^#[0-9a-fA-F]{6}$/.test(primaryColor))
+  )
+    return {};
+  if (
+    radius !== undefined &&
+    !(Number.isInteger(radius) && (radius as number) >= 0 && (radius as number) <= 24)
+  )
+    return {};
+  if (font !== undefined && !(typeof font === 'string' && /^[A-Za-z0-9 ,'-]{1,100}$/.test(font))) return {};
+  if (mode !== undefined && mode !== 'light' && mode !== 'dark' && mode !== 'auto') return {};
+  return o as Theme;
+}
+
+/** Relative luminance (WCAG 2.x) of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const c = [1, 3, 5].map((i) => {
+    const s = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
+}
+
+/** Sets the custom properties; the button text is black or white, whichever contrasts more. */
+export function applyTheme(theme: Theme, root: HTMLElement): void {
+  if (theme.primaryColor) {
+    root.style.setProperty('--pf-primary', theme.primaryColor);
+    root.style.setProperty('--pf-on-primary', luminance(theme.primaryColor) > 0.179 ? '#000000' : '#ffffff');
+  }
+  if (theme.radius !== undefined) root.style.setProperty('--pf-radius', `${theme.radius}px`);
+  if (theme.font) root.style.setProperty('--pf-font', `${theme.font}, system-ui, sans-serif`);
+  if (theme.mode && theme.mode !== 'auto') root.dataset['mode'] = theme.mode;
+}
