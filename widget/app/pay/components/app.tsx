@@ -405,6 +405,7 @@ export function App({ token, params, embed }: Props) {
             amount={amount}
             orderNumber={session.orderNumber}
             compact={compact}
+            paid={screen.kind === 'paid'}
           />
         ) : null}
         <div class="pf-body">{body}</div>

@@ -7,6 +7,8 @@ interface Props {
   amount: string;
   orderNumber: string | null;
   compact: boolean;
+  /** Paid: the receipt below says so, and the label follows. */
+  paid: boolean;
 }
 
 /** Only logos the page's CSP lets load (img-src 'self' data:); others would show as broken images. */
@@ -20,7 +22,7 @@ function loadableLogo(url: string | null): string | null {
   }
 }
 
-export function Header({ merchant, logoUrl, amount, orderNumber, compact }: Props) {
+export function Header({ merchant, logoUrl, amount, orderNumber, compact, paid }: Props) {
   const { t } = useI18n();
   const logo = loadableLogo(logoUrl);
   return (
@@ -31,7 +33,7 @@ export function Header({ merchant, logoUrl, amount, orderNumber, compact }: Prop
           {merchant ?? t('paymentMethod')}
         </h1>
       </div>
-      <p class="pf-amount-label">{t('amountDue')}</p>
+      <p class="pf-amount-label">{t(paid ? 'amountPaid' : 'amountDue')}</p>
       <p class="pf-amount" data-testid="amount">
         {amount}
       </p>

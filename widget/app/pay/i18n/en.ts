@@ -11,6 +11,7 @@ export const en = {
   canceledBody: 'No payment was made. You can close this page.',
   backToStore: 'Back to {merchant}',
   amountDue: 'Amount due',
+  amountPaid: 'Amount paid',
   order: 'Order {order}',
   paymentMethod: 'Payment method',
   methodCard: 'Card',

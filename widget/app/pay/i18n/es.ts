@@ -13,6 +13,7 @@ export const messages: Messages = {
   canceledBody: 'No se realizó ningún pago. Puede cerrar esta página.',
   backToStore: 'Volver a {merchant}',
   amountDue: 'Importe a pagar',
+  amountPaid: 'Importe pagado',
   order: 'Pedido {order}',
   paymentMethod: 'Forma de pago',
   methodCard: 'Tarjeta',
