@@ -9,8 +9,16 @@ import { defineConfig } from '@playwright/test';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-e2e-'));
-process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+/** The demo store `payframe serve` starts beside Payframe: the merchant origin of the embed tests. */
+export const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 3101);
+// Made once by the runner; the test workers load this file too and find it in their environment
+// (e2e/helpers/checkout.ts reads the demo merchant's credentials from it). Only its maker removes it.
+const madeHere = !process.env.PAYFRAME_E2E_DATA_DIR;
+export const DATA_DIR = (process.env.PAYFRAME_E2E_DATA_DIR ??= fs.mkdtempSync(
+  path.join(os.tmpdir(), 'payframe-e2e-'),
+));
+const dataDir = DATA_DIR;
+if (madeHere) process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 export default defineConfig({
   testDir: './e2e',
@@ -41,13 +49,15 @@ export default defineConfig({
   },
   webServer: {
     command: 'node bin/payframe.js serve',
-    url: `http://127.0.0.1:${PORT}/healthz`,
+    // The demo store starts after Payframe listens: once it answers, both do.
+    url: `http://127.0.0.1:${DEMO_PORT}/static/demo.css`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
       PORT: String(PORT),
+      DEMO_PORT: String(DEMO_PORT),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       NODE_ENV: 'test',

@@ -40,7 +40,12 @@ const steps = [
       return 0;
     },
   },
-  { name: 'build (vite)', run: () => run(bin('vite'), ['build', '--logLevel', 'warn']) },
+  {
+    name: 'build (vite: pages, then the loader)',
+    run: async () =>
+      (await run(bin('vite'), ['build', '--logLevel', 'warn'])) ||
+      run(bin('vite'), ['build', '-c', 'vite.loader.config.ts', '--logLevel', 'warn']),
+  },
   {
     name: 'typecheck',
     run: async () => {

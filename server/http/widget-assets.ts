@@ -42,7 +42,12 @@ export async function registerWidgetAssets(app: FastifyInstance, distDir = WIDGE
     index: false,
     wildcard: false,
     setHeaders(res, filePath) {
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+      if (filePath === path.join(distDir, 'checkout.js')) {
+        // The embed loader keeps one URL, so merchants get a fix within five minutes (DESIGN.md §11).
+        res.header('cache-control', 'public, max-age=300');
+        res.header('content-type', 'text/javascript; charset=utf-8');
+        res.header('cross-origin-resource-policy', 'cross-origin');
+      } else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.header('cache-control', 'public, max-age=31536000, immutable');
         // Lets a merchant page under COEP load the widget's files (checkout-anchors.md §5.3).
         res.header('cross-origin-resource-policy', 'cross-origin');

@@ -1,0 +1,26 @@
+/**
+ * The embed loader (widget/loader → dist/widget/checkout.js): one framework-free IIFE, ES2017, no
+ * hash in its name (merchants link it directly). Runs after `vite build`, which empties
+ * dist/widget; this build must not.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  publicDir: false,
+  build: {
+    outDir: here('./dist/widget'),
+    emptyOutDir: false,
+    target: 'es2017',
+    sourcemap: false,
+    minify: true,
+    lib: {
+      entry: here('./widget/loader/checkout.ts'),
+      formats: ['iife'],
+      name: 'PayframeLoader',
+      fileName: () => 'checkout.js',
+    },
+  },
+});

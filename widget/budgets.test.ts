@@ -1,0 +1,73 @@
+/**
+ * Size budgets of what a shopper downloads (DESIGN.md §11; checkout-anchors.md §5.2): the embed
+ * loader ≤ 3 KB gzip, the hosted page's first paint ≤ 40 KB gzip — the JS and CSS that pay.html
+ * references (entry, stylesheets, modulepreloads), not chunks loaded later (a locale, the 3-D Secure
+ * step). Measures the build in dist/widget: `npm run build` first (`npm test` does).
+ * Sizes are gzip level 9, as checkout-anchors.md §3 measured the other widgets.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { expect, test } from 'vitest';
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/widget');
+const KB = 1024;
+const LOADER_BUDGET = 3 * KB;
+const FIRST_PAINT_BUDGET = 40 * KB;
+
+function built(file: string): string {
+  const full = path.join(DIST, file);
+  if (!fs.existsSync(full)) {
+    throw new Error(`${path.relative(process.cwd(), full)} is missing: run \`npm run build\` first.`);
+  }
+  return full;
+}
+
+const gzipSize = (file: string) => gzipSync(fs.readFileSync(file), { level: 9 }).length;
+
+/** Same-origin scripts, stylesheets and module preloads an HTML page names (what the first paint needs). */
+function firstPaintFiles(html: string): string[] {
+  const urls = new Set<string>();
+  for (const tag of html.match(/<(?:script|link)\b[^>]*>/gi) ?? []) {
+    const attr = (name: string) => new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(tag)?.[1];
+    const url = tag.toLowerCase().startsWith('<script') ? attr('src') : attr('href');
+    const rel = attr('rel')?.toLowerCase();
+    if (!url || /^(?:[a-z]+:)?\/\//i.test(url) || url.startsWith('data:')) continue;
+    if (tag.toLowerCase().startsWith('<script') || rel === 'stylesheet' || rel === 'modulepreload') {
+      urls.add(url.replace(/^\//, ''));
+    }
+  }
+  return [...urls];
+}
+
+test(`the embed loader (checkout.js) is at most ${LOADER_BUDGET / KB} KB gzip`, () => {
+  const size = gzipSize(built('checkout.js'));
+  expect(size, `checkout.js is ${size} bytes gzip; the budget is ${LOADER_BUDGET}`).toBeLessThanOrEqual(
+    LOADER_BUDGET,
+  );
+});
+
+test(`the hosted page's first paint (pay.html's JS and CSS) is at most ${FIRST_PAINT_BUDGET / KB} KB gzip`, () => {
+  const html = fs.readFileSync(built('pay.html'), 'utf8');
+  const files = firstPaintFiles(html);
+  expect(
+    files.some((f) => f.endsWith('.js')),
+    'pay.html names no script',
+  ).toBe(true);
+  const sizes = files.map((f) => `${f} ${gzipSize(built(f))}`);
+  const total = files.reduce((sum, f) => sum + gzipSize(built(f)), 0);
+  expect(
+    total,
+    `first paint is ${total} bytes gzip (${sizes.join(', ')}); the budget is ${FIRST_PAINT_BUDGET}`,
+  ).toBeLessThanOrEqual(FIRST_PAINT_BUDGET);
+});
+
+test('firstPaintFiles reads scripts, stylesheets and modulepreloads, not lazy or foreign files', () => {
+  const html = `<script type="module" crossorigin src="/assets/pay-1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/preact-2.js">
+    <link rel="stylesheet" crossorigin href="/assets/pay-3.css">
+    <link rel="icon" href="data:,"><link rel="preconnect" href="https://fonts.example">
+    <script src="https://cdn.example/x.js"></script>`;
+  expect(firstPaintFiles(html)).toEqual(['assets/pay-1.js', 'assets/preact-2.js', 'assets/pay-3.css']);
+});

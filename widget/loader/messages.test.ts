@@ -1,0 +1,90 @@
+/**
+ * The loader checks embed messages by hand (no zod in a 3 KB script); here every accept or refuse
+ * decision is compared with the shared zod schema, over valid messages and broken variants of each.
+ */
+import { describe, expect, test } from 'vitest';
+import { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
+import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
+import { parseEmbedMessage, SESSION_TOKEN } from './messages.ts';
+
+const ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+const env = { source: 'payframe', v: 1, instance: ID };
+const success = { transactionId: '500000001', orderNumber: 'A-1001', amount: '24.99', status: 'succeeded' };
+
+const valid: Record<string, unknown>[] = [
+  { ...env, type: 'ready' },
+  { ...env, type: 'cancel' },
+  { ...env, type: 'expired' },
+  { ...env, type: 'success', data: success },
+  {
+    ...env,
+    type: 'success',
+    data: { ...success, transactionId: null, orderNumber: null, status: 'already_paid' },
+  },
+  { ...env, type: 'error', data: { code: 'declined', message: 'The card was declined.' } },
+  { ...env, type: 'resize', height: 0 },
+  { ...env, type: 'resize', height: 20000 },
+];
+
+/** Each valid message broken in one way: a wrong tag, a missing or extra key, a wrong type or range. */
+function broken(m: Record<string, unknown>): unknown[] {
+  const out: unknown[] = [
+    { ...m, source: 'other' },
+    { ...m, v: 2 },
+    { ...m, v: '1' },
+    { ...m, extra: true },
+    { ...m, instance: 'x'.repeat(65) },
+    { ...m, type: 'submit' },
+    Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'type')),
+    Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'instance')),
+  ];
+  if (m.type === 'resize') {
+    out.push({ ...m, height: -1 }, { ...m, height: 20001 }, { ...m, height: 1.5 }, { ...m, height: '10' });
+  }
+  if (m.type === 'success') {
+    const d = m.data as Record<string, unknown>;
+    out.push(
+      { ...m, data: { ...d, amount: 24.99 } },
+      { ...m, data: { ...d, status: 'failed' } },
+      { ...m, data: { ...d, cardNumber: '4242424242424242' } },
+      { ...m, data: { amount: d.amount, status: d.status } },
+      { ...m, data: null },
+      { ...m, data: [d] },
+    );
+  }
+  if (m.type === 'error') {
+    out.push(
+      { ...m, data: { code: 'x'.repeat(65), message: 'm' } },
+      { ...m, data: { code: 'c', message: 'x'.repeat(501) } },
+      { ...m, data: { code: 'c' } },
+      { ...m, data: { code: 1, message: 'm' } },
+    );
+  }
+  if (m.type === 'ready') out.push({ ...m, data: {} }, { ...m, height: 10 });
+  return out;
+}
+
+describe('parseEmbedMessage agrees with the shared EmbedMessage schema', () => {
+  test.each(valid.map((m) => [m.type, m] as const))('accepts a valid %s message', (_type, m) => {
+    expect(EmbedMessage.safeParse(m).success).toBe(true);
+    expect(parseEmbedMessage(m, ID)).toEqual(m);
+  });
+
+  test.each(valid.map((m) => [m.type, m] as const))('refuses broken %s messages', (_type, m) => {
+    for (const b of broken(m)) {
+      // Some variants (a 65-character instance) are also another instance's id; both must refuse.
+      expect({ message: b, zod: EmbedMessage.safeParse(b).success }).toEqual({ message: b, zod: false });
+      expect({ message: b, loader: parseEmbedMessage(b, ID) }).toEqual({ message: b, loader: null });
+    }
+  });
+
+  test("refuses a valid message addressed to another instance, and values that aren't objects", () => {
+    expect(parseEmbedMessage({ ...env, instance: 'other', type: 'ready' }, ID)).toBeNull();
+    for (const v of [null, undefined, 'payframe', 1, [], [env]]) expect(parseEmbedMessage(v, ID)).toBeNull();
+  });
+});
+
+test('the loader checks session tokens with the shared pattern', () => {
+  expect(SESSION_TOKEN.source).toBe(SESSION_TOKEN_PATTERN.source);
+  expect(SESSION_TOKEN.flags).toBe(SESSION_TOKEN_PATTERN.flags);
+});

@@ -1,0 +1,74 @@
+/**
+ * Checks what a checkout iframe posts against the shapes of shared/checkout/embed-messages.ts by
+ * hand: zod would be ten times the loader's whole budget (DESIGN.md §11). messages.test.ts holds
+ * this check to the zod schemas, so the two cannot drift apart.
+ */
+import type { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
+
+/**
+ * shared/checkout/fields.ts SESSION_TOKEN_PATTERN, copied: importing fields.ts brings zod along
+ * (its schemas are built at module load, which no bundler can drop). The test compares the two.
+ */
+export const SESSION_TOKEN = /^cs_[A-Za-z0-9_-]{43}$/;
+
+type Data = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
+const isTextOrNull = (v: unknown) => v === null || typeof v === 'string';
+
+/** Exactly these keys (zod's strictObject): an extra key makes the message invalid. */
+function hasKeys(o: Data, keys: string): boolean {
+  const own = Object.keys(o);
+  const want = keys.split(' ');
+  return own.length === want.length && want.every((k) => Object.prototype.hasOwnProperty.call(o, k));
+}
+
+const ENVELOPE = 'source v instance type';
+
+function validSuccess(d: unknown): boolean {
+  return (
+    isObject(d) &&
+    hasKeys(d, 'transactionId orderNumber amount status') &&
+    isTextOrNull(d.transactionId) &&
+    isTextOrNull(d.orderNumber) &&
+    typeof d.amount === 'string' &&
+    (d.status === 'succeeded' || d.status === 'already_paid')
+  );
+}
+
+function validError(d: unknown): boolean {
+  return isObject(d) && hasKeys(d, 'code message') && isText(d.code, 64) && isText(d.message, 500);
+}
+
+/**
+ * The message when `data` is a valid Payframe embed message for `instance`, else null. Origin and
+ * source window are the caller's to check (they are properties of the event, not of the data).
+ */
+export function parseEmbedMessage(data: unknown, instance: string): EmbedMessage | null {
+  if (!isObject(data) || data.source !== 'payframe' || data.v !== 1 || data.instance !== instance)
+    return null;
+  if (!isText(data.instance, 64)) return null;
+  switch (data.type) {
+    case 'ready':
+    case 'cancel':
+    case 'expired':
+      return hasKeys(data, ENVELOPE) ? (data as EmbedMessage) : null;
+    case 'success':
+      return hasKeys(data, ENVELOPE + ' data') && validSuccess(data.data) ? (data as EmbedMessage) : null;
+    case 'error':
+      return hasKeys(data, ENVELOPE + ' data') && validError(data.data) ? (data as EmbedMessage) : null;
+    case 'resize': {
+      const h = data.height;
+      return hasKeys(data, ENVELOPE + ' height') &&
+        typeof h === 'number' &&
+        Number.isInteger(h) &&
+        h >= 0 &&
+        h <= 20000
+        ? (data as EmbedMessage)
+        : null;
+    }
+    default:
+      return null;
+  }
+}
