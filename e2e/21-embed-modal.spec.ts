@@ -74,6 +74,18 @@ test('keyboard only: open, Tab and Shift+Tab stay inside, Esc closes with cancel
   expect(errors).toEqual([]);
 });
 
+test('Esc pressed inside the form closes the modal too (the form tells the page)', async ({ page }) => {
+  await page.goto(`${DEMO}/`);
+  await page.locator('#open-modal').click();
+  const dialog = page.getByRole('dialog', { name: 'Secure checkout' });
+  const form = page.frameLocator('[role=dialog] iframe');
+  await form.getByLabel('Card number').focus();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('#events')).toContainText('payframe:cancel on #modal');
+  await expect(page.locator('#open-modal')).toBeFocused();
+});
+
 test('pay in the modal: success reaches the callback; closing afterwards is not a cancel', async ({
   page,
 }) => {

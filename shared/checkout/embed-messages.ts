@@ -36,6 +36,8 @@ export const EmbedMessage = z.discriminatedUnion('type', [
   z.strictObject({ ...envelope, type: z.literal('error'), data: EmbedError }),
   z.strictObject({ ...envelope, type: z.literal('cancel') }),
   z.strictObject({ ...envelope, type: z.literal('expired') }),
+  /** Esc pressed inside the form: a modal closes (as its own Esc would); an inline widget ignores it. */
+  z.strictObject({ ...envelope, type: z.literal('escape') }),
   /** The content's height in CSS pixels, so the frame fits it without an inner scroll bar. */
   z.strictObject({ ...envelope, type: z.literal('resize'), height: z.number().int().min(0).max(20000) }),
 ]);

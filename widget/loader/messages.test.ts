@@ -14,6 +14,7 @@ const success = { transactionId: '500000001', orderNumber: 'A-1001', amount: '24
 const valid: Record<string, unknown>[] = [
   { ...env, type: 'ready' },
   { ...env, type: 'cancel' },
+  { ...env, type: 'escape' },
   { ...env, type: 'expired' },
   { ...env, type: 'success', data: success },
   {

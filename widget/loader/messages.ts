@@ -53,6 +53,7 @@ export function parseEmbedMessage(data: unknown, instance: string): EmbedMessage
     case 'ready':
     case 'cancel':
     case 'expired':
+    case 'escape':
       return hasKeys(data, ENVELOPE) ? (data as EmbedMessage) : null;
     case 'success':
       return hasKeys(data, ENVELOPE + ' data') && validSuccess(data.data) ? (data as EmbedMessage) : null;

@@ -79,6 +79,8 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
     if (m.type === 'success') paid = true;
     // The shopper chose "cancel" inside the form: its event is on the way; close after it.
     if (m.type === 'cancel') setTimeout(() => close(false));
+    // Esc pressed inside the form, which the page's own key listener cannot hear.
+    if (m.type === 'escape') close(true);
   });
 
   const onKey = (e: KeyboardEvent) => {

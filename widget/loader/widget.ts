@@ -99,7 +99,7 @@ export function createWidget(
       return;
     }
     if (intercept) intercept(m);
-    emit(m.type, 'data' in m ? Object.assign({}, m.data) : undefined);
+    if (m.type !== 'escape') emit(m.type, 'data' in m ? Object.assign({}, m.data) : undefined);
   };
   addEventListener('message', onMessage);
   host.appendChild(iframe);

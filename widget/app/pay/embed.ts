@@ -7,7 +7,7 @@
 import type { EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
 
 type Payload =
-  | { type: 'ready' | 'cancel' | 'expired' }
+  | { type: 'ready' | 'cancel' | 'expired' | 'escape' }
   | { type: 'success'; data: EmbedSuccess }
   | { type: 'error'; data: { code: string; message: string } }
   | { type: 'resize'; height: number };
@@ -46,6 +46,10 @@ export function createEmbed(params: URLSearchParams): Embed | null {
       for (const p of queue.splice(0)) post(p);
     },
   };
+  // The frame has the focus, so the host page cannot hear Esc: tell it (a modal closes on it).
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !e.defaultPrevented) embed.send({ type: 'escape' });
+  });
   if (typeof ResizeObserver === 'function') {
     new ResizeObserver(() =>
       embed.send({
