@@ -1,7 +1,7 @@
 // System packages the tests need that npm cannot provide: Debian's Chromium for the browser tests
-// (Playwright's own browser download is not available here) and python3-zeep, a third-party SOAP
-// client for the conformance tests. Installed with apt when missing and running as root; otherwise
-// the error says exactly what to run.
+// (Playwright's own browser download is not available here), python3-zeep, a third-party SOAP
+// client for the conformance tests, and nginx, to run the reverse-proxy configuration. Installed
+// with apt when missing and running as root; otherwise the error says exactly what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -15,6 +15,12 @@ export const SYSTEM_DEPS = [
     name: 'python3-zeep',
     aptPackage: 'python3-zeep',
     present: () => spawnSync('/usr/bin/python3', ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
+  },
+  {
+    // deploy/nginx/payframe.conf is run for real in front of Payframe (server/http/nginx.test.ts).
+    name: 'nginx',
+    aptPackage: 'nginx-light',
+    present: () => fs.existsSync('/usr/sbin/nginx'),
   },
 ];
 

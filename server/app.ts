@@ -1,6 +1,8 @@
 /**
  * The Payframe HTTP application, built as a Fastify instance from its parts. `server.ts` starts it;
- * tests build it and use `app.inject()`.
+ * tests build it and use `app.inject()`. One builder per role (config.ts `Role`): `buildApp` (all:
+ * gateway and checkout in one process, the checkout on the in-process port), `buildGatewayApp` and
+ * `buildCheckoutApp` (the split wiring, server/checkout/README.md).
  */
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
@@ -10,15 +12,19 @@ import type { TransactionService } from '../shared/contract/service.ts';
 import { type Checkout, createCheckout } from './checkout/checkout.ts';
 import type { CheckoutOptions } from './checkout/deps.ts';
 import { checkoutPlugin } from './checkout/plugin.ts';
-import { merchantKeySigner } from './checkout/signer.ts';
-import type { Config } from './config.ts';
+import { remoteTransactionService } from './checkout/remote-port.ts';
+import { merchantKeySigner, portSigner } from './checkout/signer.ts';
+import { type Config, ConfigError, roleProblems } from './config.ts';
 import type { Database } from './db/index.ts';
 import { type Gateway, openGateway } from './gateway/index.ts';
 import { threeDsRoutes } from './gateway/three-ds/three-ds-routes.ts';
 import { passwordResetRoutes } from './gateway/users/password-reset-routes.ts';
 import { devOutboxRoutes } from './notify/dev-outbox-routes.ts';
+import { createNotifier } from './notify/notifier.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { type HealthState, registerHealthRoutes } from './http/health.ts';
+import { metricsOf, registerMetrics } from './http/metrics.ts';
+import { requestIdOf } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWidgetAssets } from './http/widget-assets.ts';
 import type { CallContext } from './soap/call-context.ts';
@@ -41,18 +47,22 @@ export interface PayframeApp {
   checkout: Checkout;
 }
 
-export async function buildApp({
-  config,
-  db,
-  logger,
-  transactionService,
-  checkoutOptions,
-}: AppOptions): Promise<PayframeApp> {
+export type GatewayApp = Omit<PayframeApp, 'checkout'>;
+export type CheckoutApp = Omit<PayframeApp, 'gateway'>;
+
+/** Fastify with what every role has: security headers, error handling, health. */
+function baseApp(
+  config: Config,
+  db: Database,
+  logger: Logger,
+): { app: FastifyInstance; health: HealthState } {
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
+    // X-Request-Id is kept only when it looks like an id (http/request-id.ts).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // Slow clients cannot hold a connection open for ever (slow-loris).
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
@@ -60,20 +70,45 @@ export async function buildApp({
   };
   const app: FastifyInstance = Fastify(options);
   const health: HealthState = { shuttingDown: false };
-
   registerSecurityHeaders(app);
   registerErrorHandling(app);
   registerHealthRoutes(app, db, health);
-  const gateway = openGateway(config, db);
+  registerMetrics(app, { db, token: config.metricsToken });
+  return { app, health };
+}
+
+/** The gateway's routes: users and password reset, dev outbox, 3-D Secure pages, the SOAP service. */
+async function registerGateway(
+  app: FastifyInstance,
+  { config, db, transactionService }: Pick<AppOptions, 'config' | 'db' | 'transactionService'>,
+): Promise<Gateway> {
+  const gateway = await openGateway(config, db);
   app.addHook('onClose', () => gateway.deps.notifier.close()); // waits for background sends
   await app.register(passwordResetRoutes, { db, now: gateway.deps.now });
   if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
-  await app.register(threeDsRoutes, { db, service: gateway.deps.threeDs });
+  // The challenge pages are framed by the checkout's page: in the split wiring that is another origin.
+  const checkoutOrigin = new URL(config.checkoutPublicUrl).origin;
+  const frameAncestors =
+    checkoutOrigin === new URL(config.publicUrl).origin ? ["'self'"] : ["'self'", checkoutOrigin];
+  await app.register(threeDsRoutes, { db, service: gateway.deps.threeDs, frameAncestors });
   await app.register(transactionServicePlugin, {
-    service: transactionService ?? gateway.service,
+    service: metricsOf(app).instrumentService(transactionService ?? gateway.service),
     namespace: config.soapNamespace,
     httpBindings: config.soapHttpBindings,
   });
+  return gateway;
+}
+
+/** Role all: the gateway and the checkout in one process, the checkout on the in-process port. */
+export async function buildApp({
+  config,
+  db,
+  logger,
+  transactionService,
+  checkoutOptions,
+}: AppOptions): Promise<PayframeApp> {
+  const { app, health } = baseApp(config, db, logger);
+  const gateway = await registerGateway(app, { config, db, transactionService });
   const defaults: CheckoutOptions = {
     db,
     port: gateway.service,
@@ -86,9 +121,69 @@ export async function buildApp({
     publicUrl: config.publicUrl,
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
+    staleAttemptMs: config.stalePaymentMs,
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier: gateway.deps.notifier });
   await registerWidgetAssets(app);
   return { app, health, gateway, checkout };
+}
+
+/** Role gateway: the Transaction Service and its pages; no checkout routes, pages or workers. */
+export async function buildGatewayApp({
+  config,
+  db,
+  logger,
+  transactionService,
+}: Omit<AppOptions, 'checkoutOptions'>): Promise<GatewayApp> {
+  const { app, health } = baseApp(config, db, logger);
+  const gateway = await registerGateway(app, { config, db, transactionService });
+  return { app, health, gateway };
+}
+
+/**
+ * Role checkout: merchant REST, the widget's API and pages, over SOAP to the gateway at
+ * TRANSACTION_SERVICE_URL with the service credential. It opens no vault and holds no merchant key:
+ * the gateway signs redirects and webhooks for it (SignForMerchant). Its own database holds the
+ * checkout tables and the outbox of the one-time codes it sends.
+ */
+export async function buildCheckoutApp({
+  config,
+  db,
+  logger,
+  checkoutOptions,
+}: Omit<AppOptions, 'transactionService'>): Promise<CheckoutApp> {
+  const problems = roleProblems(config, 'checkout');
+  if (
+    problems.length > 0 ||
+    !config.transactionServiceUrl ||
+    !config.gatewayServiceKey ||
+    !config.checkoutSecret
+  ) {
+    throw new ConfigError(problems);
+  }
+  const { app, health } = baseApp(config, db, logger);
+  const notifier = createNotifier(config, db);
+  app.addHook('onClose', () => notifier.close());
+  // One-time codes land in this database's outbox when no SMTP/SMS is configured.
+  if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
+  const port = remoteTransactionService({
+    baseUrl: config.transactionServiceUrl,
+    namespace: config.soapNamespace,
+    serviceKey: config.gatewayServiceKey,
+  });
+  const defaults: CheckoutOptions = {
+    db,
+    port,
+    secret: config.checkoutSecret,
+    signer: portSigner(port, app.log),
+    publicUrl: config.publicUrl,
+    log: app.log,
+    webhooks: { allowPrivateNetworks: config.env !== 'production' },
+    staleAttemptMs: config.stalePaymentMs,
+  };
+  const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
+  await app.register(checkoutPlugin, { checkout, notifier });
+  await registerWidgetAssets(app);
+  return { app, health, checkout };
 }

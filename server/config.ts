@@ -37,6 +37,26 @@ const ConfigSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** The checkout server's credential for the gateway (HTTP Basic `service:<key>`); unset: in-process only. */
   GATEWAY_SERVICE_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** `serve --role checkout`: the gateway's base URL (its /TransactionService.asmx is called over SOAP). */
+  TRANSACTION_SERVICE_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+    .optional(),
+  /**
+   * `serve --role checkout`: the key of the idempotency fingerprints (32 bytes). A checkout-only
+   * instance has no vault key to derive it from; every checkout instance needs the same one.
+   */
+  CHECKOUT_SECRET: z
+    .string()
+    .trim()
+    .regex(KEY_32, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters')
+    .optional(),
+  /**
+   * Where shoppers reach the checkout pages: the gateway builds checkout-session URLs on it. Default
+   * PUBLIC_URL (one process serves both); set it on a `--role gateway` instance.
+   */
+  CHECKOUT_PUBLIC_URL: z.string().url().optional(),
   /** Minutes a checkout session stays payable. */
   SESSION_TTL_MINUTES: z.coerce
     .number()
@@ -44,6 +64,12 @@ const ConfigSchema = z.object({
     .min(1)
     .max(7 * 24 * 60)
     .default(60),
+  /**
+   * Seconds after which a payment still in flight counts as cut short (a crashed instance) and is
+   * recovered (server/checkout/README.md, "Exactly one charge"); the gateway's own session claim
+   * times out at half of it. It must exceed the longest gateway call (the SOAP client's 15 s).
+   */
+  STALE_PAYMENT_SECONDS: z.coerce.number().int().min(4).max(3600).default(120),
   /** The address shoppers and merchants reach this server at (checkout URLs, challenge URLs). */
   PUBLIC_URL: z.string().url().optional(),
   /** Port of the demo store `npm start` runs beside Payframe (a second origin). */
@@ -64,6 +90,20 @@ const ConfigSchema = z.object({
     .trim()
     .regex(KEY_32, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters')
     .optional(),
+  /**
+   * Earlier card encryption keys, comma-separated: read, never written, so a key can change while
+   * data encrypted under the old one is still stored (`payframe keys rotate`, docs/deployment.md).
+   */
+  CARD_ENCRYPTION_KEYS_OLD: z
+    .string()
+    .trim()
+    .refine(
+      (v) => v.split(',').every((k) => k.trim() === '' || KEY_32.test(k.trim())),
+      'must be comma-separated keys of 32 bytes, each 64 hex digits or 44 base64 characters',
+    )
+    .optional(),
+  /** Bearer token for GET /metrics; unset: /metrics answers only direct loopback connections. */
+  METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
   /**
    * E-mail through this SMTP server (`smtp://user:pass@host:587`, `smtps://…:465`); unset: e-mail goes
    * to the dev outbox in the database (docs/gateway-users.md, "Notifier").
@@ -94,13 +134,25 @@ export type Config = Readonly<{
   soapNamespace: string;
   soapHttpBindings: boolean;
   gatewayServiceKey: string | undefined;
+  /** The gateway's base URL for `--role checkout`; unused by the other roles. */
+  transactionServiceUrl: string | undefined;
+  /** CHECKOUT_SECRET decoded (32 bytes); never log it. */
+  checkoutSecret: Buffer | undefined;
+  /** Base of checkout-session URLs (`<checkoutPublicUrl>/pay/<token>`); PUBLIC_URL unless set. */
+  checkoutPublicUrl: string;
   /** false, true, a hop count (trust that many proxies in front), or proxy addresses/CIDRs. */
   trustProxy: boolean | ((address: string, hop: number) => boolean) | string[];
   sessionTtlMinutes: number;
+  /** STALE_PAYMENT_SECONDS in milliseconds. */
+  stalePaymentMs: number;
   publicUrl: string;
   demoPort: number;
   /** The card vault's key as configured (hex or base64), or undefined to use the key file. */
   cardEncryptionKey: string | undefined;
+  /** CARD_ENCRYPTION_KEYS_OLD split (decrypt only); empty when unset. */
+  cardEncryptionKeysOld: readonly string[];
+  /** Bearer token for /metrics (never log it); undefined: loopback only. */
+  metricsToken: string | undefined;
   /** SMTP connection URL (holds a password: never log it); undefined: e-mail to the dev outbox. */
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -112,6 +164,11 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** A value KEY_32 accepted, as its 32 bytes. */
+function decodeKey32(text: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
 }
 
 /** Empty strings count as unset, as most process managers cannot unset a variable. */
@@ -141,6 +198,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   }
   const c = parsed.data;
+  const publicUrl = (
+    c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`
+  ).replace(/\/+$/, '');
   return Object.freeze({
     env: c.NODE_ENV,
     port: c.PORT,
@@ -153,14 +213,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     soapNamespace: c.SOAP_NAMESPACE,
     soapHttpBindings: c.SOAP_HTTP_BINDINGS,
     gatewayServiceKey: c.GATEWAY_SERVICE_KEY,
+    transactionServiceUrl: c.TRANSACTION_SERVICE_URL?.replace(/\/+$/, ''),
+    checkoutSecret: c.CHECKOUT_SECRET === undefined ? undefined : decodeKey32(c.CHECKOUT_SECRET),
+    checkoutPublicUrl: c.CHECKOUT_PUBLIC_URL?.replace(/\/+$/, '') ?? publicUrl,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     sessionTtlMinutes: c.SESSION_TTL_MINUTES,
-    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(
-      /\/+$/,
-      '',
-    ),
+    stalePaymentMs: c.STALE_PAYMENT_SECONDS * 1000,
+    publicUrl,
     demoPort: c.DEMO_PORT,
     cardEncryptionKey: c.CARD_ENCRYPTION_KEY,
+    cardEncryptionKeysOld: (c.CARD_ENCRYPTION_KEYS_OLD ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    metricsToken: c.METRICS_TOKEN,
     smtpUrl: c.SMTP_URL,
     smtpFrom: c.SMTP_FROM,
     smsWebhookUrl: c.SMS_WEBHOOK_URL,
@@ -170,4 +236,48 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** The test database URL, if the environment names one (storage tests run on it as well as PGlite). */
 export function testDatabaseUrl(env: Record<string, string | undefined> = process.env): string | undefined {
   return withoutEmpty(env).TEST_DATABASE_URL ?? withoutEmpty(env).DATABASE_URL;
+}
+
+/**
+ * What `payframe serve --role` runs (server/checkout/README.md, "Split wiring"):
+ *   all       gateway and checkout in one process, the checkout on the in-process port;
+ *   gateway   the Transaction Service, 3-D Secure pages, users, recurring runner;
+ *   checkout  merchant REST, the widget's API and pages, over SOAP to TRANSACTION_SERVICE_URL.
+ */
+export const ROLES = ['all', 'gateway', 'checkout'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** The variables a role needs that are unset, as ConfigError lines; empty when the role can start. */
+export function roleProblems(config: Config, role: Role): string[] {
+  const problems: string[] = [];
+  const need = (ok: unknown, name: string, why: string) => {
+    if (!ok) problems.push(`${name}: required with --role ${role} (${why})`);
+  };
+  if (role === 'checkout') {
+    need(config.transactionServiceUrl, 'TRANSACTION_SERVICE_URL', "the gateway's base URL");
+    need(
+      config.gatewayServiceKey,
+      'GATEWAY_SERVICE_KEY',
+      'the credential the checkout calls the gateway with',
+    );
+    need(
+      config.checkoutSecret,
+      'CHECKOUT_SECRET',
+      'the key of idempotency fingerprints, the same on every checkout',
+    );
+  }
+  if (role === 'gateway') {
+    need(config.gatewayServiceKey, 'GATEWAY_SERVICE_KEY', 'the credential checkout servers call it with');
+  }
+  return problems;
+}
+
+/** Throws a ConfigError naming every variable the role is missing. */
+export function assertRoleConfig(config: Config, role: Role): void {
+  const problems = roleProblems(config, role);
+  if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite.ts';
 import { tempDir } from '../testing/databases.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
+// The split wiring's variables, unset whatever the environment running the tests holds.
+const UNSET_SPLIT = { GATEWAY_SERVICE_KEY: '', TRANSACTION_SERVICE_URL: '', CHECKOUT_SECRET: '' };
 
 function payframe(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -61,6 +64,37 @@ describe('payframe command', () => {
     } finally {
       await holder.close();
     }
+  });
+
+  it('validates serve --role, and names what a role is missing before opening anything', async () => {
+    const help = await payframe(['help']);
+    expect(help.stdout).toContain('serve [--role all|gateway|checkout]');
+    const bad = await payframe(['serve', '--role', 'both', '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error).toEqual({
+      code: 'invalid_arguments',
+      message: "--role must be one of all, gateway, checkout (got 'both').",
+    });
+    const dir = tempDir();
+    const checkout = await payframe(['serve', '--role', 'checkout', '--json'], {
+      DATA_DIR: dir,
+      ...UNSET_SPLIT,
+    });
+    expect(checkout.code).toBe(1);
+    const { error } = JSON.parse(checkout.stdout);
+    expect(error.code).toBe('invalid_config');
+    for (const name of ['TRANSACTION_SERVICE_URL', 'GATEWAY_SERVICE_KEY', 'CHECKOUT_SECRET']) {
+      expect(error.message).toContain(name);
+    }
+    // Refused before the database was opened: the data directory is still empty.
+    expect(fs.readdirSync(dir)).toEqual([]);
+    const gateway = await payframe(['serve', '--role', 'gateway', '--json'], {
+      DATA_DIR: dir,
+      ...UNSET_SPLIT,
+    });
+    expect(JSON.parse(gateway.stdout).error.message).toContain(
+      'GATEWAY_SERVICE_KEY: required with --role gateway',
+    );
   });
 
   it('rejects unknown options', async () => {

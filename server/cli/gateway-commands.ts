@@ -45,7 +45,7 @@ export async function merchantCommand(args: string[], out: Output): Promise<unde
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    const { deps } = openGateway(config, db);
+    const { deps } = await openGateway(config, db);
     const { merchant, transactionKey } = await deps.merchants
       .create(db, {
         name: values.name,
@@ -112,7 +112,7 @@ export async function sessionCommand(args: string[], out: Output): Promise<undef
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    const { deps } = openGateway(config, db);
+    const { deps } = await openGateway(config, db);
     const merchant = await deps.merchants.get(db, values.merchant);
     if (!merchant) throw new CliError('not_found', `No merchant ${values.merchant}.`);
     const session = await deps.sessions

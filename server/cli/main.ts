@@ -1,26 +1,33 @@
 /**
  * `payframe` — the operator's command. Every command accepts --json for scripts.
  *
- *   payframe serve            start the server (what `npm start` runs)
+ *   payframe serve            start the server (what `npm start` runs); --role all|gateway|checkout
  *   payframe migrate          apply database migrations and exit
  *   payframe merchant create  create a merchant (id + TransactionKey)
  *   payframe session create   create a checkout session (token + URL)
  *   payframe user create      create a merchant user (Login), password from standard input
+ *   payframe keys rotate      re-encrypt stored secrets under the current CARD_ENCRYPTION_KEY
  *   payframe help             this text
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, isRole, loadConfig, ROLES } from '../config.ts';
 import { describeDatabase, openDatabase } from '../db/index.ts';
 import { DataDirLockedError } from '../db/pglite.ts';
 import { createLogger } from '../logger.ts';
 import { closeOnSignals, startServer } from '../server.ts';
 import { merchantCommand, sessionCommand, userCommand } from './gateway-commands.ts';
+import { keysCommand } from './keys-command.ts';
 import { CliError, createOutput, type Output } from './output.ts';
 
 const HELP = `Usage: payframe <command> [options]
 
 Commands:
-  serve       Start Payframe (configuration from the environment; see .env.example)
+  serve [--role all|gateway|checkout]
+              Start Payframe (configuration from the environment; see .env.example).
+              all (default): everything in one process. gateway: the Transaction Service,
+              3-D Secure pages, users, recurring payments. checkout: merchant REST, the
+              widget's API and pages, calling the gateway at TRANSACTION_SERVICE_URL (needs
+              GATEWAY_SERVICE_KEY and CHECKOUT_SECRET). See server/checkout/README.md.
   migrate     Apply pending database migrations and exit
   merchant create --name <name> [--origin <url>]... [--3ds]
               Create a merchant; prints its id and TransactionKey (shown once)
@@ -28,6 +35,9 @@ Commands:
               Create a checkout session; prints its token and URL
   user create --merchant <id> --username <name> --password-stdin [--email <address>]
               Create a merchant user who can sign in (Login); reads the password from standard input
+  keys rotate [--batch-size <rows>]
+              Re-encrypt stored cards and merchant keys under CARD_ENCRYPTION_KEY (earlier keys
+              in CARD_ENCRYPTION_KEYS_OLD); safe while servers run, safe to run again
   help        Show this help
 
 Options:
@@ -41,11 +51,24 @@ const commands: Record<string, Command> = {
   merchant: merchantCommand,
   session: sessionCommand,
   user: userCommand,
+  keys: keysCommand,
   async serve(args, out) {
-    parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' }, role: { type: 'string', default: 'all' } },
+      strict: true,
+    });
+    const role = values.role;
+    if (!isRole(role)) {
+      throw new CliError(
+        'invalid_arguments',
+        `--role must be one of ${ROLES.join(', ')} (got '${role}').`,
+        2,
+      );
+    }
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel });
-    const server = await startServer(config, logger);
+    const server = await startServer(config, logger, role);
     closeOnSignals(server, logger);
     const demoLines = server.demo
       ? [
@@ -53,9 +76,16 @@ const commands: Record<string, Command> = {
           `  (also in ${config.dataDir}/demo-merchant.json)`,
         ]
       : [];
-    out.result({ url: server.url, database: describeDatabase(config), demoMerchant: server.demo }, [
-      `Payframe is listening on ${server.url}`,
+    out.result({ url: server.url, role, database: describeDatabase(config), demoMerchant: server.demo }, [
+      `Payframe (${role}) is listening on ${server.url}`,
+      // The URL's origin and path only: a user:password in it stays off the terminal.
+      ...(role === 'checkout' && config.transactionServiceUrl
+        ? [
+            `Gateway: ${new URL(config.transactionServiceUrl).origin}${new URL(config.transactionServiceUrl).pathname}`,
+          ]
+        : []),
       `Database: ${describeDatabase(config)}`,
+      ...(server.demoStoreUrl ? [`Demo store: ${server.demoStoreUrl}`] : []),
       ...demoLines,
     ]);
     return 'running';

@@ -18,11 +18,15 @@ export interface GatewayDeps {
   threeDs: ThreeDsService;
   /** The credential of the checkout server (DESIGN.md §6); unset: only in-process service calls. */
   serviceKey: string | undefined;
-  /** Where shoppers reach this server: checkout and challenge URLs are built on it. */
+  /** Where shoppers reach this server: challenge and password-reset URLs are built on it. */
   publicUrl: string;
+  /** Where shoppers reach the checkout pages (CHECKOUT_PUBLIC_URL); publicUrl when unset. */
+  checkoutPublicUrl?: string;
   /** Delivers e-mail and SMS (password reset links; one-time codes): outbox, SMTP or SMS webhook. */
   notifier: Notifier;
   now: () => Date;
+  /** How long a session's payment claim holds before another caller treats it as cut short. */
+  claimTimeoutMs?: number;
 }
 
 export interface GatewayCall {

@@ -17,7 +17,8 @@ import { SimulatorProcessor } from './processor/simulator.ts';
 import { CheckoutSessionStore } from './sessions/checkout-session-store.ts';
 import { ThreeDsService } from './three-ds/three-ds-service.ts';
 import { CardVault } from './vault/card-vault.ts';
-import { VaultKeys } from './vault/keys.ts';
+import type { VaultKeys } from './vault/keys.ts';
+import { loadVaultKeys } from './vault/rotation.ts';
 
 export interface Gateway {
   service: TransactionService<CallContext>;
@@ -25,8 +26,13 @@ export interface Gateway {
   keys: VaultKeys;
 }
 
-export function openGateway(config: Config, db: Database, now: () => Date = () => new Date()): Gateway {
-  const keys = VaultKeys.fromConfig(config);
+export async function openGateway(
+  config: Config,
+  db: Database,
+  now: () => Date = () => new Date(),
+): Promise<Gateway> {
+  // The configured keys with the stored lookup keys (vault/rotation.ts), so rotation keeps card ids.
+  const keys = await loadVaultKeys(config, db);
   const deps: GatewayDeps = {
     db,
     merchants: new MerchantStore(keys),
@@ -40,8 +46,10 @@ export function openGateway(config: Config, db: Database, now: () => Date = () =
     }),
     serviceKey: config.gatewayServiceKey,
     publicUrl: config.publicUrl,
+    checkoutPublicUrl: config.checkoutPublicUrl,
     notifier: createNotifier(config, db),
     now,
+    claimTimeoutMs: config.stalePaymentMs / 2,
   };
   return { service: createGateway(deps), deps, keys };
 }

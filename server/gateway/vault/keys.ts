@@ -7,7 +7,9 @@
  * independent (a CVV held before authorisation would never share the PAN key, PCI-332-1).
  *
  * The key id (first 8 hex digits of SHA-256 of the master key) is written into every ciphertext and
- * into `cards.key_id`, so a later rotation can find what an old key encrypted.
+ * into `cards.key_id`: decryption picks the key the ciphertext names among the current key and
+ * CARD_ENCRYPTION_KEYS_OLD, and rotation (rotation.ts) finds what an old key encrypted. The lookup
+ * keys (fingerprints, card ids) do not follow the encryption key: see IndexKeys.
  *
  * Ciphertext format: `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts), AES-256-GCM with a
  * random 12-byte IV; the `v1.<keyId>` header (and a caller's context) is authenticated as AAD.
@@ -114,37 +116,121 @@ function subKey(master: Buffer, purpose: Purpose): Buffer {
   return Buffer.from(crypto.hkdfSync('sha256', master, HKDF_SALT, `payframe ${purpose} key`, KEY_BYTES));
 }
 
+/** The id written into ciphertexts: the first 8 hex digits of SHA-256 of the master key. */
+export function keyIdOf(master: Buffer): string {
+  return crypto.createHash('sha256').update(master).digest('hex').slice(0, 8);
+}
+
+/**
+ * The keys of the vault's lookups: card fingerprints (stored in cards, payment profiles, 3-D Secure
+ * challenges) and card ids (tokens merchants hold). They cannot change with the encryption key
+ * without re-keying all of those, so they are kept apart: derived once from the key in use when
+ * they were first needed, then stored encrypted in `vault_index_keys` (see `loadVaultKeys`).
+ */
+export interface IndexKeys {
+  fingerprint: Buffer;
+  cardId: Buffer;
+}
+
+interface EncryptionKeys {
+  master: Buffer;
+  pan: Buffer;
+  secret: Buffer;
+}
+
+/** A `v1.<keyId>.` ciphertext's key id, or null when it is not one. */
+export function keyIdOfBlob(blob: string): string | null {
+  const m = /^v1\.([0-9a-f]{8})\./.exec(blob);
+  return m ? m[1]! : null;
+}
+
 export class VaultKeys implements SecretBox {
+  /** The current key's id: everything is encrypted under it. */
   readonly keyId: string;
-  readonly #pan: Buffer;
+  /** Every configured key by id, the current one first; the others only decrypt. */
+  readonly #keys = new Map<string, EncryptionKeys>();
   readonly #fingerprint: Buffer;
   readonly #cardId: Buffer;
-  readonly #secret: Buffer;
 
-  constructor(master: Buffer) {
-    if (master.length !== KEY_BYTES) throw new VaultKeyError('The card encryption key must be 32 bytes.');
-    this.keyId = crypto.createHash('sha256').update(master).digest('hex').slice(0, 8);
-    this.#pan = subKey(master, 'pan');
-    this.#fingerprint = subKey(master, 'fingerprint');
-    this.#cardId = subKey(master, 'card-id');
-    this.#secret = subKey(master, 'secret');
+  /**
+   * `master` encrypts; `old` keys (CARD_ENCRYPTION_KEYS_OLD) only decrypt. `index`: the lookup keys
+   * (see IndexKeys); without it they are derived from `master`, as before rotation existed.
+   */
+  constructor(master: Buffer, options: { old?: readonly Buffer[]; index?: IndexKeys } = {}) {
+    for (const key of [master, ...(options.old ?? [])]) {
+      if (key.length !== KEY_BYTES) throw new VaultKeyError('The card encryption key must be 32 bytes.');
+      const id = keyIdOf(key);
+      const known = this.#keys.get(id);
+      if (known && !known.master.equals(key)) {
+        throw new VaultKeyError(
+          `Two configured card encryption keys share the id ${id}; generate another key.`,
+        );
+      }
+      if (!known) this.#keys.set(id, { master: key, pan: subKey(key, 'pan'), secret: subKey(key, 'secret') });
+    }
+    this.keyId = keyIdOf(master);
+    const index = options.index ?? VaultKeys.deriveIndexKeys(master);
+    this.#fingerprint = index.fingerprint;
+    this.#cardId = index.cardId;
   }
 
-  /** The configured key, else the key file in DATA_DIR (created on first start). */
-  static fromConfig(config: Pick<Config, 'cardEncryptionKey' | 'dataDir'>): VaultKeys {
+  /** The configured key, else the key file in DATA_DIR (created on first start); plus the old keys. */
+  static fromConfig(
+    config: Pick<Config, 'cardEncryptionKey' | 'dataDir'> & Partial<Pick<Config, 'cardEncryptionKeysOld'>>,
+  ): VaultKeys {
     const master = config.cardEncryptionKey
       ? parseKey(config.cardEncryptionKey, 'CARD_ENCRYPTION_KEY')
       : loadOrCreateKeyFile(config.dataDir);
-    return new VaultKeys(master);
+    const old = (config.cardEncryptionKeysOld ?? []).map((k, i) =>
+      parseKey(k, `CARD_ENCRYPTION_KEYS_OLD (key ${i + 1})`),
+    );
+    return new VaultKeys(master, { old });
+  }
+
+  /** The lookup keys a master key gives (what every deployment used before they were stored). */
+  static deriveIndexKeys(master: Buffer): IndexKeys {
+    return { fingerprint: subKey(master, 'fingerprint'), cardId: subKey(master, 'card-id') };
+  }
+
+  /** The ids of every configured key, the current one first. */
+  get keyIds(): string[] {
+    return [...this.#keys.keys()];
+  }
+
+  /** The master key with this id, if configured (to derive the lookup keys it gave). */
+  masterOf(keyId: string): Buffer | undefined {
+    return this.#keys.get(keyId)?.master;
+  }
+
+  /** These keys with other lookup keys. */
+  withIndex(index: IndexKeys): VaultKeys {
+    const [current, ...old] = [...this.#keys.values()].map((k) => k.master);
+    return new VaultKeys(current!, { old, index });
+  }
+
+  /** The lookup keys, encrypted under the current key (for `vault_index_keys`). */
+  sealIndexKeys(index: IndexKeys = { fingerprint: this.#fingerprint, cardId: this.#cardId }): string {
+    const text = `${index.fingerprint.toString('hex')}:${index.cardId.toString('hex')}`;
+    return seal(this.#current().secret, this.keyId, Buffer.from(text, 'ascii'), 'index-keys');
+  }
+
+  openIndexKeys(blob: string): IndexKeys {
+    const [fp, id] = this.#open('secret', blob, 'index-keys').toString('ascii').split(':');
+    const fingerprint = Buffer.from(fp ?? '', 'hex');
+    const cardId = Buffer.from(id ?? '', 'hex');
+    if (fingerprint.length !== KEY_BYTES || cardId.length !== KEY_BYTES) {
+      throw new VaultDecryptError('The stored lookup keys are malformed.');
+    }
+    return { fingerprint, cardId };
   }
 
   /** Encrypts a secret that must be recoverable (a merchant's TransactionKey, a reader key). */
   encryptSecret(text: string): string {
-    return seal(this.#secret, this.keyId, Buffer.from(text, 'utf8'), 'secret');
+    return seal(this.#current().secret, this.keyId, Buffer.from(text, 'utf8'), 'secret');
   }
 
   decryptSecret(blob: string): string {
-    return open(this.#secret, this.keyId, blob, 'secret').toString('utf8');
+    return this.#open('secret', blob, 'secret').toString('utf8');
   }
 
   /** SecretBox, for the merchant store: the same as encryptSecret / decryptSecret. */
@@ -158,11 +244,11 @@ export class VaultKeys implements SecretBox {
 
   /** Encrypts a PAN; `context` (the card id) is bound in, so a ciphertext cannot move to another row. */
   encryptPan(pan: string, context: string): string {
-    return seal(this.#pan, this.keyId, Buffer.from(pan, 'ascii'), `pan:${context}`);
+    return seal(this.#current().pan, this.keyId, Buffer.from(pan, 'ascii'), `pan:${context}`);
   }
 
   decryptPan(blob: string, context: string): string {
-    return open(this.#pan, this.keyId, blob, `pan:${context}`).toString('ascii');
+    return this.#open('pan', blob, `pan:${context}`).toString('ascii');
   }
 
   /** HMAC-SHA256 of the PAN under the fingerprint sub-key, hex (PCI-3511-1: keyed, never bare). */
@@ -178,6 +264,23 @@ export class VaultKeys implements SecretBox {
     const mac = crypto.createHmac('sha256', this.#cardId).update(`${fingerprint}:${expMonth}:${expYear}`);
     return `card_${mac.digest('hex').slice(0, 24)}`;
   }
+
+  #current(): EncryptionKeys {
+    return this.#keys.get(this.keyId)!;
+  }
+
+  /** Decrypts under whichever configured key the ciphertext names. */
+  #open(purpose: 'pan' | 'secret', blob: string, context: string): Buffer {
+    const keyId = keyIdOfBlob(blob);
+    const keys = keyId === null ? undefined : this.#keys.get(keyId);
+    if (keyId !== null && !keys) {
+      throw new VaultDecryptError(
+        `The value was encrypted under key ${keyId}, which is not configured (the current key is ${this.keyId}; ` +
+          'earlier keys go in CARD_ENCRYPTION_KEYS_OLD).',
+      );
+    }
+    return open(keys?.[purpose] ?? Buffer.alloc(KEY_BYTES), blob, context);
+  }
 }
 
 function seal(key: Buffer, keyId: string, plaintext: Buffer, context: string): string {
@@ -190,16 +293,11 @@ function seal(key: Buffer, keyId: string, plaintext: Buffer, context: string): s
   return `${header}.${parts.join('.')}`;
 }
 
-function open(key: Buffer, keyId: string, blob: string, context: string): Buffer {
+function open(key: Buffer, blob: string, context: string): Buffer {
   const parts = blob.split('.');
   if (parts.length !== 5 || parts[0] !== 'v1')
     throw new VaultDecryptError('The encrypted value is malformed.');
   const [, blobKeyId, ivText, tagText, ctText] = parts as [string, string, string, string, string];
-  if (blobKeyId !== keyId) {
-    throw new VaultDecryptError(
-      `The value was encrypted under key ${blobKeyId}; the current key is ${keyId}.`,
-    );
-  }
   const iv = Buffer.from(ivText, 'base64url');
   const tag = Buffer.from(tagText, 'base64url');
   if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
