@@ -52,6 +52,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
         let broken = false;
+        // The pool listens for errors on idle clients only: a checked-out client whose server goes
+        // away (a restart) emits 'error', which would crash the process without a listener. The
+        // failed query reports it; the client is dropped on release.
+        const onError = () => {
+          broken = true;
+        };
+        client.on('error', onError);
         try {
           await client.query('begin');
           const result = await fn(wrap(client));
@@ -65,6 +72,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           throw err;
         } finally {
+          client.off('error', onError);
           client.release(broken);
         }
       }

@@ -11,7 +11,7 @@ import type { ProcessorResult } from '../processor/processor.ts';
 import type { CheckoutSession } from '../sessions/checkout-session-store.ts';
 import { RequestProblem } from './payment-source.ts';
 
-/** How long an attempt may be in flight before another caller treats it as cut short. */
+/** How long an attempt may be in flight before another caller treats it as cut short (default). */
 export const CLAIM_TIMEOUT_MS = 60_000;
 
 export type Claim =
@@ -45,7 +45,7 @@ export async function claimSession(
     const row = rows[0]!;
     if (row.claim_reference && row.claimed_at) {
       const age = deps.now().getTime() - row.claimed_at.getTime();
-      if (age < CLAIM_TIMEOUT_MS)
+      if (age < (deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS))
         throw new RequestProblem('09', 'A payment for this checkout session is in progress.');
       return { kind: 'stale' as const, stale: row.claim_reference, session, attempts: row.attempts };
     }

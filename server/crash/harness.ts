@@ -1,0 +1,427 @@
+/**
+ * What the crash tests share: real Payframe servers in child processes (`node bin/payframe.js serve`,
+ * killed with SIGKILL), shoppers' clients that pay over HTTP and retry like a real client would, and
+ * the invariants of "pay exactly once" checked in the database afterwards (DESIGN.md §8;
+ * security-requirements.md REL-1, REL-2, REL-9).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Queryable } from '../db/database.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'payframe.js');
+
+/**
+ * Short enough that an attempt cut short by a kill is recovered within a test, long enough that no
+ * live payment on this loaded machine is ever taken for a dead one (the gateway's claim: half).
+ */
+export const STALE_PAYMENT_SECONDS = 10;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Merchant {
+  merchantId: string;
+  transactionKey: string;
+  /** On one of the merchant's registered origins. */
+  returnUrl: string;
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Its stdout and stderr so far, for a failure's message. */
+  output(): string;
+  kill9(): Promise<void>;
+  /** SIGTERM and wait (graceful shutdown); SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+/** Starts `payframe serve` and resolves once /readyz answers 200. */
+export async function startPayframe(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+  const p = port ?? (await freePort());
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(p),
+      // Not the default 3001: the demo store beside each server must not take another test's port.
+      DEMO_PORT: String(await freePort()),
+      // Each simulated shopper has an address of its own (X-Forwarded-For), as behind a load
+      // balancer, so the per-address rate limits apply per shopper rather than to all of them.
+      TRUST_PROXY: 'true',
+      STALE_PAYMENT_SECONDS: String(STALE_PAYMENT_SECONDS),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const url = `http://127.0.0.1:${p}`;
+  const server: ServerProcess = {
+    url,
+    port: p,
+    child,
+    output: () => out,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`payframe serve exited before it was ready:\n${out}`);
+    }
+    try {
+      const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+      if (r.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  await server.kill9();
+  throw new Error(`payframe serve was not ready within 45 s:\n${out}`);
+}
+
+export function readDemoMerchant(dataDir: string): Merchant {
+  const m = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as {
+    merchantId: string;
+    transactionKey: string;
+    origins: string[];
+  };
+  return { merchantId: m.merchantId, transactionKey: m.transactionKey, returnUrl: `${m.origins[0]}/return` };
+}
+
+/** 32 random bytes as hex: the vault key every instance on one database shares. */
+export function randomKey(): string {
+  return crypto.randomBytes(32).toString('hex');
+}
+
+// ---- clients ------------------------------------------------------------------------------------
+
+const CARD = { number: '4242424242424242', expiry: '12/30', cvv: '123', name: 'Ada' };
+
+/** A random address in 10.0.0.0/8: one simulated shopper (or merchant server). */
+export function randomIp(): string {
+  const b = crypto.randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+export async function createSession(
+  baseUrl: string,
+  merchant: Merchant,
+  orderNumber: string,
+  ip = randomIp(),
+): Promise<string> {
+  const r = await fetch(`${baseUrl}/v1/checkout-sessions`, {
+    method: 'POST',
+    headers: {
+      'x-forwarded-for': ip,
+      authorization: `Basic ${Buffer.from(`${merchant.merchantId}:${merchant.transactionKey}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ amount: '10.00', currency: 'USD', orderNumber, returnUrl: merchant.returnUrl }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await r.text();
+  if (r.status !== 201) throw new HttpError(r.status, text);
+  return (JSON.parse(text) as { token: string }).token;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`HTTP ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+export type PayResult =
+  | { kind: 'answer'; status: number; body: string; retryAfter: string | null }
+  /** No answer: the connection failed or was cut (the outcome is unknown to the client). */
+  | { kind: 'no_answer'; error: string };
+
+export async function payRequest(
+  baseUrl: string,
+  token: string,
+  key: string,
+  ip: string,
+): Promise<PayResult> {
+  try {
+    const r = await fetch(`${baseUrl}/api/checkout/sessions/${token}/pay`, {
+      method: 'POST',
+      headers: {
+        'x-payframe-client': 'widget',
+        'content-type': 'application/json',
+        'idempotency-key': key,
+        'x-forwarded-for': ip,
+      },
+      body: JSON.stringify({ method: 'card', card: CARD }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    return {
+      kind: 'answer',
+      status: r.status,
+      body: await r.text(),
+      retryAfter: r.headers.get('retry-after'),
+    };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    return { kind: 'no_answer', error: cause?.code ?? (err as Error).message };
+  }
+}
+
+/** A pay answer that ends the payment for the client: 200 with a final status. */
+export function finalOf(r: PayResult): { status: string; transactionId: string | null } | null {
+  if (r.kind !== 'answer' || r.status !== 200) return null;
+  const body = JSON.parse(r.body) as { status: string; receipt?: { transactionId?: string | null } };
+  if (body.status !== 'succeeded' && body.status !== 'already_paid') {
+    throw new Error(`unexpected final pay answer: ${r.body}`);
+  }
+  return { status: body.status, transactionId: body.receipt?.transactionId ?? null };
+}
+
+/**
+ * An answer a client retries with the same key: no answer at all, 503 (database unavailable), 500
+ * (outcome unknown: "retry with the same Idempotency-Key") or 409 (a request with this key, or a
+ * payment of this session, is still in progress).
+ */
+export function isRetryable(r: PayResult): boolean {
+  return r.kind === 'no_answer' || r.status === 503 || r.status === 500 || r.status === 409;
+}
+
+/** One shopper's payment: a session and the one Idempotency-Key it is paid with. */
+export interface Payment {
+  token: string;
+  key: string;
+  /** The shopper's address. */
+  ip: string;
+  /** Each request made and its answer, in order (REL-9's history). */
+  history: PayResult[];
+  /** Set once a 200 succeeded/already_paid came back. */
+  final: { status: string; transactionId: string | null } | null;
+  /** Whether any request of this payment went without an answer or with a retryable error. */
+  inDoubt: boolean;
+}
+
+/**
+ * Clients paying sessions on a set of instances. Each client loops: create a session, pay it; an
+ * answer that says "retry" or no answer at all is retried at once with the same key, like a real
+ * client, on the next live instance; a payment still unresolved after that is handed to the retrier
+ * (`settle`) and the client moves on, so the stream of new payments stays steady across a kill.
+ */
+export class Traffic {
+  readonly payments: Payment[] = [];
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private seq = 0;
+  /** Which instances clients may use now (a killed one is removed, a restarted one added back). */
+  targets: string[];
+  readonly errors: string[] = [];
+
+  constructor(
+    targets: string[],
+    private readonly merchant: Merchant,
+    private readonly clients: number,
+  ) {
+    this.targets = [...targets];
+  }
+
+  start(): void {
+    this.running = true;
+    this.loops = Array.from({ length: this.clients }, (_, i) => this.loop(i));
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+
+  private pick(i: number): string {
+    return this.targets[i % this.targets.length]!;
+  }
+
+  private async loop(client: number): Promise<void> {
+    let turn = client;
+    while (this.running) {
+      const base = this.pick(turn++);
+      let token: string;
+      const ip = randomIp();
+      try {
+        token = await createSession(base, this.merchant, `crash-${client}-${this.seq++}`, ip);
+      } catch (err) {
+        // The instance is down (or the database is): nothing was created that the client knows of.
+        if (err instanceof HttpError && err.status !== 503) this.errors.push(`create: ${err.message}`);
+        await sleep(100);
+        continue;
+      }
+      const payment: Payment = {
+        token,
+        key: crypto.randomUUID(),
+        ip,
+        history: [],
+        final: null,
+        inDoubt: false,
+      };
+      this.payments.push(payment);
+      // The first request, and at most one immediate retry with the same key.
+      for (let attempt = 0; attempt < 2 && !payment.final; attempt++) {
+        const r = await this.send(payment, this.pick(turn + attempt));
+        if (!isRetryable(r)) break;
+        await sleep(50);
+      }
+    }
+  }
+
+  private async send(payment: Payment, base: string): Promise<PayResult> {
+    const r = await payRequest(base, payment.token, payment.key, payment.ip);
+    payment.history.push(r);
+    if (isRetryable(r)) payment.inDoubt = true;
+    else if (r.kind === 'answer' && r.status !== 200) {
+      this.errors.push(`pay ${payment.token}: unexpected ${r.status} ${r.body.slice(0, 200)}`);
+    }
+    const f = finalOf(r);
+    if (f) {
+      if (payment.final && payment.final.transactionId !== f.transactionId) {
+        this.errors.push(`pay ${payment.token}: replay changed the transaction id`);
+      }
+      payment.final ??= f;
+    }
+    return r;
+  }
+
+  /**
+   * Retries every unresolved payment with its own key until each has a final answer or `deadline`
+   * passes; returns those still unresolved.
+   */
+  async settle(deadline: number): Promise<Payment[]> {
+    let open = this.payments.filter((p) => !p.final);
+    let round = 0;
+    while (open.length > 0 && Date.now() < deadline) {
+      await Promise.all(open.map((p, i) => this.send(p, this.pick(round + i))));
+      open = open.filter((p) => !p.final);
+      round++;
+      // Backing off keeps each session well under its pay limit (20 per 15 minutes).
+      if (open.length > 0) await sleep(Math.min(2500, 700 * round));
+    }
+    return open;
+  }
+}
+
+// ---- invariants ---------------------------------------------------------------------------------
+
+export interface Findings {
+  acknowledged: number;
+  inDoubt: number;
+  problems: string[];
+}
+
+/**
+ * Checks, in the database the servers used:
+ *  - every payment acknowledged to a client (200 succeeded/already_paid) is there: an approved sale
+ *    of that session with that transaction id at the gateway, and the checkout's payment record
+ *    naming the same transaction;
+ *  - no session has more than one approved transaction, and the processor charged each session at
+ *    most once (its ledger: references `cs<session>-a<n>`);
+ *  - every payment that went in doubt ended succeeded/already_paid, with the session's transaction;
+ *  - a session paid at the gateway is recorded by the checkout.
+ */
+export async function checkInvariants(db: Queryable, payments: Payment[]): Promise<Findings> {
+  const problems: string[] = [];
+  const { rows: doubles } = await db.query<{ session: string; n: string }>(
+    `select checkout_session_id as session, count(*) as n from transactions
+     where status = 'approved' and checkout_session_id is not null group by 1 having count(*) > 1`,
+  );
+  for (const d of doubles) problems.push(`session ${d.session}: ${d.n} approved transactions`);
+  const { rows: charges } = await db.query<{ session: string; n: string }>(
+    `select substring(reference from '^cs([0-9]+)-a') as session, count(*) as n from processor_ledger
+     where reference like 'cs%' and (result->>'approved')::boolean group by 1 having count(*) > 1`,
+  );
+  for (const c of charges) problems.push(`session ${c.session}: charged ${c.n} times at the processor`);
+
+  const { rows } = await db.query<{
+    token: string;
+    status: string;
+    gateway_tx: string | null;
+    tx_status: string | null;
+    checkout_tx: string | null;
+    recorded: boolean;
+  }>(
+    `select s.token, s.status, t.id as gateway_tx, t.status as tx_status, p.transaction_id as checkout_tx,
+            p.session_token is not null as recorded
+     from checkout_sessions s
+     left join transactions t on t.checkout_session_id = s.id and t.status = 'approved'
+     left join checkout_payments p on p.session_token = s.token
+     where s.token = any($1)`,
+    [payments.map((p) => p.token)],
+  );
+  const byToken = new Map(rows.map((r) => [r.token, r]));
+  let acknowledged = 0;
+  for (const p of payments) {
+    const row = byToken.get(p.token);
+    if (p.inDoubt && !p.final) problems.push(`${p.token}: in doubt and never resolved`);
+    if (!p.final) continue;
+    acknowledged++;
+    if (!row?.gateway_tx) {
+      problems.push(`${p.token}: acknowledged (${p.final.transactionId}) but no approved transaction`);
+      continue;
+    }
+    if (p.final.transactionId !== row.gateway_tx) {
+      problems.push(`${p.token}: acknowledged ${p.final.transactionId}, the gateway has ${row.gateway_tx}`);
+    }
+    if (!row.recorded) problems.push(`${p.token}: acknowledged but not in checkout_payments`);
+    else if (row.checkout_tx !== row.gateway_tx) {
+      problems.push(`${p.token}: checkout_payments has ${row.checkout_tx}, the gateway ${row.gateway_tx}`);
+    }
+  }
+  for (const r of rows) {
+    if (r.status === 'paid' && !r.gateway_tx)
+      problems.push(`${r.token}: paid without an approved transaction`);
+  }
+  return { acknowledged, inDoubt: payments.filter((p) => p.inDoubt).length, problems };
+}
+
+/** Fires `count` pays with distinct keys at one session, spread over `targets`, all at once. */
+export async function stampede(targets: string[], token: string, count: number): Promise<PayResult[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      payRequest(targets[i % targets.length]!, token, crypto.randomUUID(), randomIp()),
+    ),
+  );
+}
