@@ -1,29 +1,61 @@
 /**
- * Starts Payframe: opens and migrates the database, builds the app, listens, and shuts down
- * gracefully on SIGTERM/SIGINT (in-flight requests finish, then the database closes).
+ * Starts Payframe in one role (config.ts `Role`): opens and migrates the database, builds the app,
+ * starts the role's background jobs, listens, and shuts down gracefully on SIGTERM/SIGINT
+ * (in-flight requests finish, then the database closes).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { buildApp, buildCheckoutApp, buildGatewayApp } from './app.ts';
+import type { Checkout } from './checkout/checkout.ts';
+import { assertRoleConfig, type Config, type Role } from './config.ts';
 import { describeDatabase, openDatabase } from './db/index.ts';
+import { startDemoStore } from './demo/start-demo-store.ts';
 import { type DemoMerchant, ensureDemoMerchant } from './gateway/demo-merchant.ts';
-import { startRecurringRunner } from './gateway/index.ts';
+import { type Gateway, startRecurringRunner } from './gateway/index.ts';
+import type { HealthState } from './http/health.ts';
 import { createLogger } from './logger.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
+  role: Role;
   url: string;
   /** Set on the first start with an empty database. */
   demo: DemoMerchant | null;
+  /** The demo store on DEMO_PORT (role `all` only). */
+  demoStoreUrl: string | null;
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, logger: Logger = createLogger({ level: config.logLevel })) {
+interface Parts {
+  app: FastifyInstance;
+  health: HealthState;
+  gateway?: Gateway;
+  checkout?: Checkout;
+}
+
+export async function startServer(
+  config: Config,
+  logger: Logger = createLogger({ level: config.logLevel }),
+  role: Role = 'all',
+) {
+  assertRoleConfig(config, role); // before the database: a missing variable is not a half-started server
   const db = await openDatabase(config);
-  logger.info({ database: describeDatabase(config) }, 'database ready');
-  const { app, health, gateway, checkout } = await buildApp({ config, db, logger });
-  const demo = await ensureDemoMerchant(config, db, gateway.deps.merchants);
+  logger.info({ database: describeDatabase(config), role }, 'database ready');
+  let parts: Parts;
+  try {
+    parts =
+      role === 'gateway'
+        ? await buildGatewayApp({ config, db, logger })
+        : role === 'checkout'
+          ? await buildCheckoutApp({ config, db, logger })
+          : await buildApp({ config, db, logger });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const { app, health, gateway, checkout } = parts;
+  // The demo merchant lives in the gateway's database; a checkout-only instance has no merchants.
+  const demo = gateway ? await ensureDemoMerchant(config, db, gateway.deps.merchants) : null;
   if (demo) {
     logger.info(
       { merchantId: demo.merchantId },
@@ -31,10 +63,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     );
   }
   // Checkout recovery, expiry announcements, webhook delivery, pruning: every 5 s, on every instance.
-  const stopCheckout = checkout.startWorkers(5_000);
-  const stopRecurring = startRecurringRunner(gateway.deps, 60_000, (err) =>
-    logger.error({ err }, 'recurring runner failed'),
-  );
+  const stopCheckout = checkout ? checkout.startWorkers(5_000) : () => {};
+  const stopRecurring = gateway
+    ? startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'))
+    : () => {};
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -45,6 +77,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // A second origin that embeds the widget as a merchant would (server/demo); beside `all` only.
+  const demoStore = role === 'all' ? await startDemoStore(config, url, logger) : null;
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -52,12 +86,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       health.shuttingDown = true;
       stopRecurring();
       stopCheckout();
+      await demoStore?.close();
       await app.close();
       await db.close();
     })();
     return closing;
   };
-  return { app, url, close, demo } satisfies RunningServer;
+  return { app, role, url, close, demo, demoStoreUrl: demoStore?.url ?? null } satisfies RunningServer;
 }
 
 /** Closes the server on the first SIGTERM/SIGINT; a second signal exits at once. */

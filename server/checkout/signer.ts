@@ -1,12 +1,16 @@
 /**
  * Signing under a merchant's TransactionKey (DESIGN.md §10): redirects and webhooks carry an
  * HMAC-SHA256 the merchant checks with the key it already holds. The checkout never holds keys
- * itself: in-process the signer reads the gateway's merchant store; in the split wiring it must be
- * an operation the gateway offers to the service credential (see server/checkout/README.md).
+ * itself: in-process the signer may read the gateway's merchant store; in the split wiring the
+ * gateway signs for it (SignForMerchant, service credential only), so no key leaves the gateway.
  */
 import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
+import type { CallContext } from '../soap/call-context.ts';
+import { defaultContexts } from './gateway-calls.ts';
 
 export interface Signer {
   /** HMAC-SHA256 of `text` (UTF-8) under the merchant's TransactionKey, as lowercase hex. */
@@ -27,6 +31,31 @@ export function merchantKeySigner(
       const key = await merchants.transactionKey(db, merchantId);
       if (!key) throw new PayframeError('not_found', 'No merchant matches this request.');
       return hmacHex(key, text);
+    },
+  };
+}
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * A signer over the port (SignForMerchant), for the split wiring: the checkout needs no key. Works
+ * in-process too. A failed call is thrown as it is; a redirect or webhook is then not signed at all,
+ * never signed wrongly.
+ */
+export function portSigner(port: TransactionService<CallContext>, log: FastifyBaseLogger): Signer {
+  const context = () =>
+    defaultContexts.service({ requestId: 'checkout-signer', remoteAddress: '127.0.0.1', log });
+  return {
+    async sign(merchantId, text) {
+      const r = await port.SignForMerchant({ merchantID: merchantId, message: text }, context());
+      if (!r.Success) {
+        throw /no merchant/i.test(r.Message ?? '')
+          ? new PayframeError('not_found', 'No merchant matches this request.')
+          : new Error(`The gateway did not sign: ${r.Message ?? 'no reason given'}`);
+      }
+      if (!r.Signature || !HEX_SHA256.test(r.Signature))
+        throw new Error('The gateway answered no valid signature.');
+      return r.Signature;
     },
   };
 }

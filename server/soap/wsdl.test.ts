@@ -44,6 +44,7 @@ const HTTP_OPERATIONS = [
   'RemoveStoredCard',
   'GetCheckoutMerchant',
   'CancelHostedPayment',
+  'SignForMerchant',
 ];
 
 type Node = Record<string, unknown>;

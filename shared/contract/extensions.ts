@@ -48,7 +48,7 @@ export const extensionTypes = [
     field('Origins', 'string'),
     field('Locale', 'string'),
   ]),
-  complexType('SignForMerchantResponse', [
+  complexType('MerchantSignature', [
     field('Success', 'boolean', required),
     field('Message', 'string'),
     // Lowercase hex HMAC-SHA256; absent when Success is false.
@@ -93,7 +93,7 @@ export const extensionOperationList = [
     name: 'SignForMerchant',
     doc: "Signs a message (UTF-8) with HMAC-SHA256 under the merchant's TransactionKey (checkout server only).",
     params: [field('merchantID', 'long', required), field('message', 'string')],
-    result: 'SignForMerchantResponse',
+    result: 'MerchantSignature',
     extension: true,
   }),
 ] as const;
