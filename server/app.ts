@@ -13,6 +13,7 @@ import { type Checkout, createCheckout } from './checkout/checkout.ts';
 import type { CheckoutOptions } from './checkout/deps.ts';
 import { checkoutPlugin } from './checkout/plugin.ts';
 import { remoteTransactionService } from './checkout/remote-port.ts';
+import { inProcessThreeDsResults, remoteThreeDsResults } from './checkout/three-ds-results.ts';
 import { merchantKeySigner, portSigner } from './checkout/signer.ts';
 import { type Config, ConfigError, roleProblems } from './config.ts';
 import type { Database } from './db/index.ts';
@@ -122,6 +123,7 @@ export async function buildApp({
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
+    threeDs: inProcessThreeDsResults(gateway.deps.threeDs, db),
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier: gateway.deps.notifier });
@@ -181,6 +183,10 @@ export async function buildCheckoutApp({
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
+    threeDs: remoteThreeDsResults({
+      baseUrl: config.transactionServiceUrl,
+      publicUrl: config.gatewayPublicUrl ?? config.transactionServiceUrl,
+    }),
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier });

@@ -57,6 +57,15 @@ const ConfigSchema = z.object({
    * PUBLIC_URL (one process serves both); set it on a `--role gateway` instance.
    */
   CHECKOUT_PUBLIC_URL: z.string().url().optional(),
+  /**
+   * `serve --role checkout`: where shoppers' browsers reach the gateway (its 3-D Secure pages are
+   * framed by the checkout's page); TRANSACTION_SERVICE_URL unless set.
+   */
+  GATEWAY_PUBLIC_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+    .optional(),
   /** Minutes a checkout session stays payable. */
   SESSION_TTL_MINUTES: z.coerce
     .number()
@@ -140,6 +149,8 @@ export type Config = Readonly<{
   checkoutSecret: Buffer | undefined;
   /** Base of checkout-session URLs (`<checkoutPublicUrl>/pay/<token>`); PUBLIC_URL unless set. */
   checkoutPublicUrl: string;
+  /** Role checkout: the gateway's public address (3-D Secure pages); TRANSACTION_SERVICE_URL unless set. */
+  gatewayPublicUrl: string | undefined;
   /** false, true, a hop count (trust that many proxies in front), or proxy addresses/CIDRs. */
   trustProxy: boolean | ((address: string, hop: number) => boolean) | string[];
   sessionTtlMinutes: number;
@@ -216,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transactionServiceUrl: c.TRANSACTION_SERVICE_URL?.replace(/\/+$/, ''),
     checkoutSecret: c.CHECKOUT_SECRET === undefined ? undefined : decodeKey32(c.CHECKOUT_SECRET),
     checkoutPublicUrl: c.CHECKOUT_PUBLIC_URL?.replace(/\/+$/, '') ?? publicUrl,
+    gatewayPublicUrl: (c.GATEWAY_PUBLIC_URL ?? c.TRANSACTION_SERVICE_URL)?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     sessionTtlMinutes: c.SESSION_TTL_MINUTES,
     stalePaymentMs: c.STALE_PAYMENT_SECONDS * 1000,

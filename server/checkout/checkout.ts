@@ -43,6 +43,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
       allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
     },
     contexts: { ...defaultContexts, ...options.contexts },
+    threeDs: options.threeDs ?? null,
   };
   const checkout: Checkout = {
     deps,

@@ -9,6 +9,7 @@ import type { Database } from '../db/database.ts';
 import type { CallContext } from '../soap/call-context.ts';
 import type { RateLimits } from './rate-limit.ts';
 import type { Signer } from './signer.ts';
+import type { ThreeDsResults } from './three-ds-results.ts';
 
 export interface WebhookOptions {
   /** Time for one delivery, answer included. Default 10 000 ms. */
@@ -44,6 +45,8 @@ export interface CheckoutOptions {
   webhooks?: WebhookOptions;
   /** How the checkout's calls present themselves to the gateway (defaults: gateway-calls.ts). */
   contexts?: Partial<Contexts>;
+  /** Where 3-D Secure results are read for the widget (three-ds-results.ts); none: 404. */
+  threeDs?: ThreeDsResults;
 }
 
 export interface CallOrigin {
@@ -72,4 +75,5 @@ export interface CheckoutDeps {
   staleAttemptMs: number;
   webhooks: Required<WebhookOptions>;
   contexts: Contexts;
+  threeDs: ThreeDsResults | null;
 }

@@ -2,7 +2,8 @@
  * The hosted payment page, `GET /pay/:token` (dist/widget/pay.html; the Preact app in
  * widget/app/pay/). The page fetches the session itself; this route only sets the headers a
  * payment page needs (security-requirements.md EMB-1, EMB-2, CJ-1, HDR-1):
- *   - the page CSP with `frame-src 'self'` (the 3-D Secure challenge, served by this server);
+ *   - the page CSP with `frame-src 'self'` (the 3-D Secure challenge, served by this server) and,
+ *     in the split wiring, the gateway's origin where the challenge pages live;
  *   - `frame-ancestors 'none'` for the full page, the merchant's registered origins with `?embed=1`;
  *   - `Cache-Control: no-store`; HSTS when the request came over https (TRUST_PROXY aware).
  * A malformed token still gets the page (it shows "not found"), with status 404.
@@ -19,11 +20,11 @@ import { originOf } from './pay-routes.ts';
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** PAGE_CSP with the challenge frame allowed and the given framing rule. */
-export function payPageCsp(frameAncestors: readonly string[]): string {
+export function payPageCsp(frameAncestors: readonly string[], challengeOrigin: string | null = null): string {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
   return PAGE_CSP.split('; ')
     .map((d) => (d.startsWith('frame-ancestors ') ? `frame-ancestors ${ancestors}` : d))
-    .concat("frame-src 'self'")
+    .concat(challengeOrigin ? `frame-src 'self' ${challengeOrigin}` : "frame-src 'self'")
     .join('; ');
 }
 
@@ -59,7 +60,10 @@ export async function payPageRoutes(
       if (request.query.embed === '1' && wellFormed) {
         ancestors = (await embedOriginsOf(deps, originOf(request), token)).filter((o) => ORIGIN.test(o));
       }
-      reply.header('content-security-policy', payPageCsp(ancestors)).header('cache-control', 'no-store');
+      const challengeOrigin = deps.threeDs?.frameOrigin ?? null;
+      reply
+        .header('content-security-policy', payPageCsp(ancestors, challengeOrigin))
+        .header('cache-control', 'no-store');
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
       return send(reply, wellFormed ? 200 : 404);
     },

@@ -15,6 +15,7 @@ import { fieldErrors, parseOr400 } from './field-errors.ts';
 import type { Payer } from './gateway-calls.ts';
 import { walletContact } from './otp.ts';
 import { cancelSession, paySession } from './pay.ts';
+import { CHALLENGE_ID } from './three-ds-results.ts';
 import { enforceLimits } from './rate-limit.ts';
 import { loadWidgetSession } from './session-view.ts';
 
@@ -78,6 +79,16 @@ export async function checkoutApiRoutes(
     const answer = await paySession(deps, originOf(request), token, key.data, body, wallet);
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
     return reply.code(200).type('application/json; charset=utf-8').send(answer.json);
+  });
+
+  // A 3-D Secure challenge's result, for the widget to poll on its own origin (three-ds-results.ts).
+  app.get('/api/checkout/sessions/:token/three-ds/:id', async (request, reply) => {
+    tokenOf(request);
+    await enforceLimits(deps.db, reply, [[`read:ip:${request.ip}`, deps.limits.readPerIp]], deps.now());
+    const id = (request.params as { id?: string }).id ?? '';
+    const found = CHALLENGE_ID.test(id) && deps.threeDs ? await deps.threeDs.result(id) : null;
+    if (!found) throw new PayframeError('not_found', 'There is no such 3-D Secure challenge.');
+    return found;
   });
 
   // The shopper gave up: the session can no longer be paid (refused while a payment is in flight).

@@ -82,10 +82,21 @@ describe.each(databaseTargets())('pay API: 3-D Secure, saved cards, cancel ($nam
       const card = cardBody(TEST_CARDS.threeDSecure);
       const first = (await pay(w.app, token, card)).json();
       expect(first.status).toBe('requires_action');
-      expect(first.resultUrl).toBe(`${first.challengeUrl}/result.json`);
+      const id = first.challengeUrl.split('/').pop();
+      expect(first.resultUrl).toBe(`/api/checkout/sessions/${token}/three-ds/${id}`);
+      const polled = async () => (await w.app.inject({ method: 'GET', url: first.resultUrl })).json();
+      expect(await polled()).toEqual({
+        status: 'pending',
+        cavv: null,
+        eci: null,
+        xid: null,
+        dsTransactionId: null,
+      });
 
       const result = await answerChallenge(first.challengeUrl, 'authenticate');
       expect(result.status).toBe('authenticated');
+      // The widget's poll on its own origin says the same as the gateway's result.json.
+      expect(await polled()).toEqual(result);
       const threeDSecure = {
         cavv: result.cavv,
         eci: result.eci,
@@ -130,6 +141,18 @@ describe.each(databaseTargets())('pay API: 3-D Secure, saved cards, cancel ($nam
       expect(res.status).not.toBe('succeeded');
       expect(await approvedTransactions(w.db, token)).toBe(0);
     });
+  });
+
+  it('an unknown or malformed challenge id answers 404 on the poll route', async () => {
+    const token = await createSession(w);
+    for (const id of ['A'.repeat(24), 'not valid!']) {
+      const res = await w.app.inject({
+        method: 'GET',
+        url: `/api/checkout/sessions/${token}/three-ds/${encodeURIComponent(id)}`,
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
   });
 
   describe('saved cards', () => {

@@ -35,6 +35,7 @@ import { PAY_ENDPOINT, recoverAttempt, recoverAttempts } from './recovery.ts';
 import { paidBody } from './redirect.ts';
 import { revokeWalletTokens } from './otp.ts';
 import { getSessionMeta } from './session-meta.ts';
+import { challengeIdOf } from './three-ds-results.ts';
 
 export interface PayAnswer {
   /** The answer's JSON text: stored for the key and sent byte for byte on every replay. */
@@ -231,7 +232,12 @@ async function settle(
   if (code === '65' && res.ResponseMessageDetail && res.TransactionID === '0') {
     await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
     const challengeUrl = res.ResponseMessageDetail;
-    return { status: 'requires_action', challengeUrl, resultUrl: `${challengeUrl}/result.json` };
+    const id = challengeIdOf(challengeUrl);
+    if (id === null)
+      throw new PayframeError('internal', 'The gateway answered a challenge this checkout cannot read.');
+    // Polled on the page's own origin (connect-src 'self'), also when the gateway is elsewhere.
+    const resultUrl = `/api/checkout/sessions/${attempt.sessionToken}/three-ds/${id}`;
+    return { status: 'requires_action', challengeUrl, resultUrl };
   }
   const transactionId = res.TransactionID && res.TransactionID !== '0' ? res.TransactionID : null;
   await deps.db.transaction((tx) =>

@@ -376,8 +376,15 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
       body: 'outcome=authenticate',
     });
     expect(answered.status).toBe(200);
-    // The widget polls this; here it is read server-side (the browser side of the split is not covered).
-    const result = (await (await fetch(action.resultUrl)).json()) as Record<string, string>;
+    // The widget polls the checkout (its own origin; the page's CSP allows no other), which asks the
+    // gateway; and the hosted page lets the gateway's challenge into its frame.
+    expect(action.resultUrl.startsWith(`/api/checkout/sessions/${session.token}/three-ds/`)).toBe(true);
+    const result = (await (await fetch(`${checkout!.url}${action.resultUrl}`)).json()) as Record<
+      string,
+      string
+    >;
+    const hosted = await fetch(`${checkout!.url}/pay/${session.token}`);
+    expect(hosted.headers.get('content-security-policy')).toContain(`frame-src 'self' ${gateway!.url}`);
     expect(result.status).toBe('authenticated');
     const { cavv, eci, xid, dsTransactionId } = result;
     const paid = await pay(session.token, crypto.randomUUID(), '4000000000003220', {
