@@ -76,18 +76,30 @@ const commands: Record<string, Command> = {
           `  (also in ${config.dataDir}/demo-merchant.json)`,
         ]
       : [];
-    out.result({ url: server.url, role, database: describeDatabase(config), demoMerchant: server.demo }, [
-      `Payframe (${role}) is listening on ${server.url}`,
-      // The URL's origin and path only: a user:password in it stays off the terminal.
-      ...(role === 'checkout' && config.transactionServiceUrl
-        ? [
-            `Gateway: ${new URL(config.transactionServiceUrl).origin}${new URL(config.transactionServiceUrl).pathname}`,
-          ]
-        : []),
-      `Database: ${describeDatabase(config)}`,
-      ...(server.demoStoreUrl ? [`Demo store: ${server.demoStoreUrl}`] : []),
-      ...demoLines,
-    ]);
+    out.result(
+      {
+        url: server.url,
+        role,
+        database: describeDatabase(config),
+        demoMerchant: server.demo,
+        demoStoreUrl: server.demoStoreUrl ?? null,
+      },
+      [
+        `Payframe (${role}) is listening on ${server.url}`,
+        // The URL's origin and path only: a user:password in it stays off the terminal.
+        ...(role === 'checkout' && config.transactionServiceUrl
+          ? [
+              `Gateway: ${new URL(config.transactionServiceUrl).origin}${new URL(config.transactionServiceUrl).pathname}`,
+            ]
+          : []),
+        `Database: ${describeDatabase(config)}`,
+        ...demoLines,
+        // Last, the two addresses to open: Payframe itself and the shop that embeds it.
+        ...(server.demoStoreUrl
+          ? ['', `Payframe:   ${server.url}`, `Demo store: ${server.demoStoreUrl}`]
+          : []),
+      ],
+    );
     return 'running';
   },
 
