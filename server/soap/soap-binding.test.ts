@@ -253,7 +253,8 @@ describe('an operation that is not implemented', () => {
     // The gateway with no handlers: every operation passes the credential check, then says so.
     const bare = await buildTestApp(
       db,
-      {},
+      // The same data directory, so the same vault key as the app that set the database up.
+      { DATA_DIR: real.config.dataDir },
       { closeDatabase: true, transactionService: createGateway(real.gateway.deps, {}) },
     );
     try {

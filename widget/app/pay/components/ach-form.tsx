@@ -1,10 +1,10 @@
 /** Bank account (ACH) entry: ABA routing checksum, 4–17 digit account, type, name, authorisation. */
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
 import type { PayBody } from '../../../../shared/checkout/index.ts';
 import { type AchValues, achProblems, digitsOf, type Problems } from '../card.ts';
 import { useI18n } from '../i18n/context.ts';
-import { Field, focusFirstInvalid } from './field.tsx';
+import { Field } from './field.tsx';
+import { useFormState } from './form-state.ts';
 
 interface Props {
   initialName: string;
@@ -28,35 +28,23 @@ export function AchForm({
   children,
 }: Props) {
   const { t } = useI18n();
-  const [v, setV] = useState<AchValues>({
-    routing: '',
-    account: '',
-    accountType: 'checking',
-    name: initialName,
-    authorized: false,
-  });
-  const [touched, setTouched] = useState<Partial<Record<keyof AchValues, boolean>>>({});
-  const [edited, setEdited] = useState<Partial<Record<keyof AchValues, boolean>>>({});
-  const form = useRef<HTMLFormElement>(null);
-  const problems = achProblems(v);
-  const shown = (k: keyof AchValues) =>
-    (touched[k] ? problems[k] : undefined) ?? (edited[k] ? undefined : serverProblems[k]);
-  const set = <K extends keyof AchValues>(k: K, value: AchValues[K]) => {
-    setV((old) => ({ ...old, [k]: value }));
-    setEdited((e) => ({ ...e, [k]: true }));
-  };
-  const blur = (k: keyof AchValues) => () => setTouched((x) => ({ ...x, [k]: true }));
+  const {
+    values: v,
+    form,
+    shown,
+    set,
+    blur,
+    validate,
+  } = useFormState<AchValues>(
+    { routing: '', account: '', accountType: 'checking', name: initialName, authorized: false },
+    achProblems,
+    serverProblems,
+    onInvalid,
+  );
 
   const submit = (e: Event) => {
     e.preventDefault();
-    const count = Object.values(problems).filter(Boolean).length;
-    setTouched({ routing: true, account: true, name: true, authorized: true });
-    if (count > 0) {
-      onInvalid(count);
-      setTimeout(() => focusFirstInvalid(form.current), 0);
-      return;
-    }
-    setEdited({});
+    if (!validate()) return;
     onSubmit({
       method: 'ach',
       ach: {

@@ -3,7 +3,7 @@
  * length per brand. Errors show on blur and on submit; a failed submit moves focus to the first one.
  */
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { PayBody } from '../../../../shared/checkout/index.ts';
 import {
   brandOf,
@@ -15,7 +15,8 @@ import {
   type Problems,
 } from '../card.ts';
 import { useI18n } from '../i18n/context.ts';
-import { Field, focusFirstInvalid } from './field.tsx';
+import { Field } from './field.tsx';
+import { useFormState } from './form-state.ts';
 
 interface Props {
   initialName: string;
@@ -51,39 +52,26 @@ export function CardForm({
   children,
 }: Props) {
   const { t } = useI18n();
-  const [v, setV] = useState<CardValues>({
-    number: '',
-    expiry: '',
-    cvv: '',
-    name: initialName,
-    zip: initialZip,
-  });
+  const {
+    values: v,
+    form,
+    shown,
+    set,
+    blur,
+    validate,
+  } = useFormState<CardValues>(
+    { number: '', expiry: '', cvv: '', name: initialName, zip: initialZip },
+    cardProblems,
+    serverProblems,
+    onInvalid,
+  );
   const [save, setSave] = useState(false);
-  const [touched, setTouched] = useState<Partial<Record<keyof CardValues, boolean>>>({});
-  const [edited, setEdited] = useState<Partial<Record<keyof CardValues, boolean>>>({});
-  const form = useRef<HTMLFormElement>(null);
 
   const brand = brandOf(digitsOf(v.number));
-  const problems = cardProblems(v);
-  const shown = (k: keyof CardValues) =>
-    (touched[k] ? problems[k] : undefined) ?? (edited[k] ? undefined : serverProblems[k]);
-  const set = (k: keyof CardValues, value: string) => {
-    setV((old) => ({ ...old, [k]: value }));
-    setEdited((e) => ({ ...e, [k]: true }));
-  };
-  const blur = (k: keyof CardValues) => () => setTouched((x) => ({ ...x, [k]: true }));
 
   const submit = (e: Event) => {
     e.preventDefault();
-    const count = Object.values(problems).filter(Boolean).length;
-    setTouched({ number: true, expiry: true, cvv: true, name: true });
-    if (count > 0) {
-      onInvalid(count);
-      // After the re-render that marks the fields invalid.
-      setTimeout(() => focusFirstInvalid(form.current), 0);
-      return;
-    }
-    setEdited({});
+    if (!validate()) return;
     onSubmit({
       method: 'card',
       card: {
@@ -166,7 +154,7 @@ export function CardForm({
         autocomplete="postal-code"
         value={v.zip}
         maxLength={20}
-        problem={edited.zip ? undefined : serverProblems.zip}
+        problem={shown('zip')}
         onInput={(e) => set('zip', e.currentTarget.value)}
       />
       {canSave ? (
