@@ -8,7 +8,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
@@ -17,6 +16,7 @@ import { TransactionServiceClient } from '../soap/client/transaction-service-cli
 import { openPostgresSchema, tempDir } from '../testing/databases.ts';
 import { canonicalRedirectString, REDIRECT_PARAMS, type RedirectParams } from './redirect.ts';
 import { hmacHex } from './signer.ts';
+import { freePort } from '../testing/net.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
 const SERVICE_KEY = 'split-wiring-service-key-0123456789abcdef';
@@ -62,17 +62,6 @@ function targets(): Target[] {
     });
   }
   return list;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function run(args: string[], env: Record<string, string>) {

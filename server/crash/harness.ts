@@ -7,10 +7,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Queryable } from '../db/database.ts';
+import { freePort } from '../testing/net.ts';
+
+export { freePort };
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'payframe.js');
@@ -22,18 +24,6 @@ const BIN = path.join(ROOT, 'bin', 'payframe.js');
 export const STALE_PAYMENT_SECONDS = 10;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Merchant {
   merchantId: string;

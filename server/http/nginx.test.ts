@@ -20,6 +20,7 @@ import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { type RunningServer, startServer } from '../server.ts';
 import { tempDir } from '../testing/databases.ts';
+import { freePort } from '../testing/net.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const CONF = fileURLToPath(new URL('../../deploy/nginx/payframe.conf', import.meta.url));
@@ -32,17 +33,6 @@ interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, host, () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function waitForPort(port: number, host: string, timeoutMs = 5_000): Promise<void> {

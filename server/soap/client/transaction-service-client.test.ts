@@ -3,7 +3,6 @@
  * both sample variants carries exactly the contract's values both ways, and every way a call can
  * fail comes back as its own error type.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type OperationName, operations } from '../../../shared/contract/index.ts';
 import { PayframeError } from '../../errors.ts';
@@ -21,6 +20,7 @@ import {
   TransactionServiceClient,
   type TransactionServiceClientOptions,
 } from './transaction-service-client.ts';
+import { freePort } from '../../testing/net.ts';
 
 let s: ServedService;
 
@@ -238,14 +238,3 @@ describe('transport', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
