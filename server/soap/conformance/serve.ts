@@ -19,8 +19,9 @@ export interface ServedService {
 
 export async function serveRecordingService(env: Record<string, string> = {}): Promise<ServedService> {
   const rec = recordingService();
-  // The health routes want a database; these tests never touch it, so it is left unmigrated.
-  const db = await databaseTargets()[0]!.open({ migrate: false });
+  // The recording service answers every call; the database is there for health and the vault's
+  // stored lookup keys, which the app reads at start.
+  const db = await databaseTargets()[0]!.open();
   const t = await buildTestApp(
     db,
     { LOG_LEVEL: 'info', ...env },
