@@ -22,6 +22,12 @@ export interface RateLimits {
   readPerIp: Rule;
   /** Merchant REST calls from one client address. */
   merchantPerIp: Rule;
+  /**
+   * One-time-code sends to a phone, all sessions and instances together: the global SMS budget
+   * against SMS pumping (OTP-9, attack row 28), on top of the per-destination/IP/session limits.
+   * Counted per request, for numbers with and without a wallet alike, so a 429 reveals nothing.
+   */
+  smsSendsGlobal: Rule;
 }
 
 export const DEFAULT_LIMITS: RateLimits = {
@@ -29,6 +35,7 @@ export const DEFAULT_LIMITS: RateLimits = {
   payPerSession: { limit: 20, windowMs: 15 * 60_000 },
   readPerIp: { limit: 300, windowMs: 60_000 },
   merchantPerIp: { limit: 600, windowMs: 60_000 },
+  smsSendsGlobal: { limit: 500, windowMs: 60 * 60_000 },
 };
 
 /** Counts one hit; answers the seconds to wait when the bucket is over its limit, else 0. */

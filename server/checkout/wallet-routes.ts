@@ -38,7 +38,10 @@ import {
 } from './otp.ts';
 import { parseOr400 } from './field-errors.ts';
 import { originOf } from './pay-routes.ts';
-import { enforceLimits } from './rate-limit.ts';
+import { enforceLimits, hit } from './rate-limit.ts';
+
+/** The rate-counter bucket of the global SMS budget (rate-limit.ts `smsSendsGlobal`). */
+export const SMS_BUDGET_BUCKET = 'otp:send:sms:global';
 
 export interface WalletRoutesOptions {
   checkout: Checkout;
@@ -174,6 +177,18 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
       contacts.map((c) => [destinationBucket(deps.secret, c), limits.sendPerDestination] as const),
       deps.now(),
     );
+    if (contacts.some((c) => c.channel === 'sms')) {
+      // The global SMS budget (SMS pumping spreads over numbers, addresses and sessions).
+      const wait = await hit(deps.db, SMS_BUDGET_BUCKET, deps.limits.smsSendsGlobal, deps.now());
+      if (wait > 0) {
+        request.log.warn(
+          { alert: 'sms_budget_exhausted', limit: deps.limits.smsSendsGlobal.limit },
+          'global SMS budget exhausted: one-time codes by SMS are refused until the window ends',
+        );
+        reply.header('retry-after', String(wait));
+        throw new PayframeError('rate_limited', undefined, undefined, { retryAfterSeconds: wait });
+      }
+    }
 
     const codes = await deps.port.SendVerificationCode(
       {

@@ -6,6 +6,7 @@
  * an error (security-requirements.md PCI-10-5).
  */
 import { z } from 'zod';
+import { containsCardNumber } from '../card/card-number-in-text.ts';
 import { luhnValid } from '../card/luhn.ts';
 
 /** A decimal string with at most two decimals, greater than zero, at most 9,999,999,999.99. */
@@ -57,7 +58,11 @@ export function text(field: string, max: number) {
     .trim()
     .min(1, `${field} must not be empty.`)
     .max(max, `${field} must be at most ${max} characters.`)
-    .refine((v) => !hasControlCharacters(v), `${field} must not contain control characters.`);
+    .refine((v) => !hasControlCharacters(v), `${field} must not contain control characters.`)
+    .refine((v) => !containsCardNumber(v), {
+      message: `${field} must not contain a card number.`,
+      params: { code: 'card_number' },
+    });
 }
 
 export function hasControlCharacters(value: string): boolean {

@@ -4,6 +4,7 @@
  * document, and types the answers.
  */
 import { z } from 'zod';
+import { containsCardNumber } from '../card/card-number-in-text.ts';
 import { checkReturnUrl, URL_PROBLEM_MESSAGES } from '../return-url.ts';
 import { Amount, amountFitsCurrency, Currency, currencyDecimals, text } from './fields.ts';
 
@@ -54,7 +55,14 @@ export const ShopperAddress = z.strictObject({
 });
 
 export const Shopper = z.strictObject({
-  email: z.email('shopper.email must be an e-mail address.').max(254).optional(),
+  email: z
+    .email('shopper.email must be an e-mail address.')
+    .max(254)
+    .refine((v) => !containsCardNumber(v), {
+      message: 'shopper.email must not contain a card number.',
+      params: { code: 'card_number' },
+    })
+    .optional(),
   phone: z
     .string()
     .regex(/^\+?[0-9 ().-]{4,32}$/, 'shopper.phone must be a phone number.')

@@ -1,0 +1,422 @@
+/**
+ * Where each attack row is proven (issue: "every attack line as a test, or a written reason").
+ *
+ * - `payframe`: security-requirements.md §7 "Attack and bad-input table";
+ * - `xml`: asmx-compatibility.md §2 "XML attack matrix".
+ *
+ * Each row names the tests that prove its safe outcome (file + an exact substring of the `it()` /
+ * `test()` title), or says why no test applies. attack-coverage.test.ts reads both tables from
+ * ../shared/reference and fails when a row is missing here, a file does not exist, a title is not
+ * in its file, or a reason is too short to be a reason.
+ */
+
+export interface TestRef {
+  /**
+   * Repository-relative path of a Vitest (`*.test.ts`, or a `*.suite.ts` a test file imports) or
+   * Playwright (`e2e/*.spec.ts`) file.
+   */
+  file: string;
+  /** An exact substring of one test title in that file. */
+  name: string;
+}
+
+export type Coverage =
+  | {
+      tests: readonly TestRef[];
+      /** What the tests leave to something else, when part of the row is not the app's. */
+      remaining?: string;
+    }
+  | { notApplicable: string }
+  | { outOfScope: string };
+
+export type AttackTable = 'payframe' | 'xml';
+
+const t = (file: string, name: string): TestRef => ({ file, name });
+
+// Files referenced more than once.
+const SESSIONS = 'server/checkout/checkout-sessions.test.ts';
+const IDEM = 'server/checkout/idempotency.test.ts';
+const RECOVERY = 'server/checkout/recovery.test.ts';
+const OTP = 'server/checkout/otp.test.ts';
+const PAGES = 'server/checkout/pages.test.ts';
+const XML_UNIT = 'server/soap/xml/attack-matrix.test.ts';
+const XML_HTTP = 'server/soap/attacks.test.ts';
+const SEC = 'server/security';
+
+export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
+  payframe: {
+    1: {
+      tests: [
+        t(SESSIONS, 'refuses a ReturnUrl off the merchant origins: 400 with a field error'),
+        t('shared/return-url.test.ts', 'allows a URL on a registered origin'),
+      ],
+    },
+    2: { tests: [t(SESSIONS, 'refuses ReturnUrl %s (attack rows 1–4)')] },
+    3: { tests: [t(SESSIONS, 'refuses ReturnUrl %s (attack rows 1–4)')] },
+    4: { tests: [t(SESSIONS, 'refuses ReturnUrl %s (attack rows 1–4)')] },
+    5: { tests: [t(SESSIONS, 'ignores a return_url on the hosted-page URL')] },
+    6: {
+      tests: [
+        t(
+          'server/gateway/three-ds/three-ds-routes.test.ts',
+          'renders the challenge with the amount and the merchant escaped',
+        ),
+        t(`${SEC}/pages-and-branding.test.ts`, 'row 6: a merchant name made of markup'),
+        t(
+          `${SEC}/pages-and-branding.test.ts`,
+          'row 6: the hosted page and the loader never parse strings as HTML',
+        ),
+      ],
+    },
+    7: {
+      tests: [
+        t(`${SEC}/pages-and-branding.test.ts`, 'row 7: a javascript:, data: or http: logo URL is refused'),
+      ],
+    },
+    8: {
+      tests: [
+        t(
+          `${SEC}/pages-and-branding.test.ts`,
+          'row 8: file:, plain http to internal addresses and credentials are refused',
+        ),
+        t(`${SEC}/pages-and-branding.test.ts`, 'row 8: Payframe never fetches a logo'),
+      ],
+    },
+    9: {
+      tests: [
+        t(`${SEC}/pages-and-branding.test.ts`, 'row 7: a javascript:, data: or http: logo URL is refused'),
+        t(
+          `${SEC}/pages-and-branding.test.ts`,
+          'row 9: the hosted page loads images from its own origin only',
+        ),
+      ],
+    },
+    10: { tests: [t(`${SEC}/theme.test.ts`, 'row 10: brand colours')] },
+    11: {
+      tests: [
+        t(PAGES, 'serves the page with a CSP that allows the 3-D Secure frame and refuses every framer'),
+        t(PAGES, "lets only the merchant's registered origins frame the embed mode"),
+        t(PAGES, 'never lets an origin add a source or a directive'),
+        t(
+          'server/gateway/three-ds/three-ds-routes.test.ts',
+          "may be framed by the checkout inside the merchant's",
+        ),
+      ],
+    },
+    12: {
+      tests: [
+        t('e2e/22-embed-isolation.spec.ts', 'forged messages have no effect'),
+        t('e2e/13-hosted-page-states.spec.ts', 'embed mode: exact-origin messages to the framing page'),
+        t(`${SEC}/pages-and-branding.test.ts`, 'row 12: the payment iframe listens to no message'),
+        t(IDEM, 'an amount in the body is refused, and the session amount is what is charged'),
+      ],
+    },
+    13: {
+      tests: [
+        t(IDEM, 'an amount in the body is refused, and the session amount is what is charged (row 13)'),
+        t(`${SEC}/state-transitions.test.ts`, 'row 13: amount, currency, merchant or order fields anywhere'),
+      ],
+    },
+    14: { tests: [t(SESSIONS, 'refuses amount %j in %s (attack row 14)')] },
+    15: {
+      tests: [
+        t(
+          'server/checkout/csrf-limits.test.ts',
+          'a cross-site form post (%s, cookies, no custom header) is 403',
+        ),
+        t('server/checkout/csrf-limits.test.ts', 'another Origin, or Sec-Fetch-Site cross-site, is 403'),
+      ],
+    },
+    16: {
+      tests: [
+        t(IDEM, 'a double-click (same key twice at once) charges once (row 16)'),
+        t('e2e/10-hosted-page.spec.ts', 'a double click on Pay sends one request and charges once'),
+      ],
+    },
+    17: {
+      tests: [
+        t(IDEM, 'while the first request is in flight: 409 for its key'),
+        t(
+          RECOVERY,
+          'an answer lost on the way back: 500, then the same key gets the real outcome, one charge',
+        ),
+      ],
+    },
+    18: { tests: [t(IDEM, 'the same key with a different request is 422; the stored answer is unchanged')] },
+    19: {
+      tests: [
+        t(
+          'server/checkout/concurrency.test.ts',
+          'concurrent pays with different keys: exactly one transaction',
+        ),
+        t('server/checkout/concurrency.test.ts', 'concurrent pays spread over two instances'),
+        t(
+          'server/checkout/pay.test.ts',
+          'a different key on a paid session answers already_paid with the original receipt',
+        ),
+        t('server/crash/kill-postgres.suite.ts', '50 concurrent pays at one session across both instances'),
+      ],
+    },
+    20: {
+      tests: [
+        t(RECOVERY, 'a paid session replayed after 25 h, when its key is gone: already paid, no charge'),
+        t(`${SEC}/state-transitions.test.ts`, 'row 20: a paid session replayed after 25 h'),
+      ],
+    },
+    21: {
+      tests: [
+        t(RECOVERY, 'the gateway charged, the checkout crashed: recovery records the charge'),
+        t('server/crash/kill-pglite.suite.ts', 'loses no acknowledged payment and charges no session twice'),
+        t('server/crash/kill-postgres.suite.ts', 'kill -9 of one instance loses no acknowledged payment'),
+      ],
+    },
+    22: {
+      tests: [
+        t('server/crash/postgres-restart.suite.ts', 'fails cleanly while it is down and recovers by itself'),
+        t('server/crash/kill-postgres.suite.ts', 'kill -9 of one instance loses no acknowledged payment'),
+      ],
+      remaining:
+        'Failover to a replica (synchronous_commit=remote_apply or quorum) is a deployment choice; ' +
+        'the tests cover a single server stopped and restarted under traffic.',
+    },
+    23: {
+      tests: [
+        t(`${SEC}/state-transitions.test.ts`, 'row 23: every late, repeated or out-of-order signal'),
+        t(
+          'server/checkout/webhooks.test.ts',
+          'retries with backoff until a 2xx, across a restart, and acknowledges each event once',
+        ),
+      ],
+      remaining:
+        'Payframe receives no processor webhooks (its processor is called synchronously); the ' +
+        'asynchronous inputs it does receive — 3-D Secure results, cancels, expiry and recovery ' +
+        'sweeps, webhook redeliveries it sends — are what the tests replay out of order.',
+    },
+    24: {
+      tests: [
+        t(OTP, '5 wrong codes burn it: the 6th try fails even when correct'),
+        t(`${SEC}/otp-abuse.test.ts`, 'row 24: 1,000 guesses at one code'),
+      ],
+    },
+    25: {
+      tests: [t(OTP, 'a code works once; a new send or a new verify ends the older code and credential')],
+    },
+    26: { tests: [t(OTP, 'a code expires after 10 minutes (TTL + 1 s fails)')] },
+    27: {
+      tests: [
+        t(OTP, 'an unknown contact gets the same status and body shape, and nothing is sent (OTP-7)'),
+        t(
+          'server/gateway/operations/verification-operations.test.ts',
+          'known and unknown contacts take about as long',
+        ),
+        t(`${SEC}/otp-abuse.test.ts`, 'row 27: send-code answers known and unknown contacts'),
+      ],
+    },
+    28: {
+      tests: [
+        t(OTP, 'sends are limited per destination (429, same for known and unknown contacts)'),
+        t(
+          'server/gateway/operations/verification-operations.test.ts',
+          'codes only for contacts on file: a victim e-mail paired with an unknown phone codes the e-mail only',
+        ),
+        t(`${SEC}/otp-abuse.test.ts`, 'row 28: an SMS flood over many numbers, addresses and sessions'),
+        t(`${SEC}/otp-abuse.test.ts`, 'row 28: the global SMS budget has a default'),
+      ],
+    },
+    29: {
+      tests: [
+        t(OTP, 'cards need a wallet credential of this session: none, wrong or another session’s → 401'),
+        t(
+          'server/gateway/operations/wallet-operations.test.ts',
+          'a merchant credential may not read, remove from or code into the wallet: forbidden',
+        ),
+        t('server/checkout/pay-wallet-3ds.test.ts', 'a wallet credential works on its own session only'),
+      ],
+    },
+    30: {
+      tests: [
+        t(`${SEC}/card-number-sweep.test.ts`, 'rows 30/31: a full flow with card numbers in every field'),
+        t(
+          'server/gateway/conformance/zeep-part2.test.ts',
+          'no answer, in any phase, holds a full card number',
+        ),
+        t(
+          'server/gateway/operations/payment-profile-operations.test.ts',
+          'no answer, table or log line holds a card number in the clear',
+        ),
+      ],
+    },
+    31: {
+      tests: [
+        t(`${SEC}/card-number-sweep.test.ts`, 'rows 30/31: a full flow with card numbers in every field'),
+        t(
+          'server/logger.test.ts',
+          'scrubs a Luhn-valid number sent in the path, query, headers, body and messages',
+        ),
+        t('server/notify/notifier.test.ts', 'refuses, and never stores, a message with a card number'),
+        t(
+          'server/gateway/card-data-at-rest.test.ts',
+          'no table holds a card number, its digits, or a CVV value',
+        ),
+        t('server/checkout/pay.test.ts', 'keeps no card number, CVV or account number in any checkout table'),
+      ],
+      remaining: 'Payframe has no tracing or Sentry sink; its log and message outbox are what is swept.',
+    },
+    32: {
+      tests: [
+        t('server/http/nginx.test.ts', 'terminates TLS: /healthz over https answers 200, with HSTS'),
+        t('server/http/nginx.test.ts', 'redirects http to https, keeping the path and query'),
+        t(PAGES, 'sends HSTS when the request came over https (through a trusted proxy)'),
+        t(`${SEC}/transport-config.test.ts`, 'row 32: the shipped nginx configuration'),
+      ],
+      remaining:
+        'TLS is terminated by the reverse proxy (docs/deployment.md); a scan of the real endpoint ' +
+        '(testssl.sh or sslyze against staging) belongs to the deployment pipeline.',
+    },
+    33: {
+      tests: [
+        t(PAGES, 'serves the page with a CSP that allows the 3-D Secure frame and refuses every framer'),
+        t(`${SEC}/pages-and-branding.test.ts`, 'row 33: every page Payframe serves has a script-src'),
+      ],
+      remaining:
+        'SRI for merchants (a versioned, immutable loader URL with a published sha384) and the ' +
+        'PCI 11.6.1 external tamper monitor are not built: the loader is served at /checkout.js with a ' +
+        'five-minute cache; the monitor needs a scheduled real-browser job diffing headers and script ' +
+        'hashes against a signed baseline, outside this server.',
+    },
+  },
+
+  xml: {
+    1: {
+      tests: [t(XML_UNIT, 'row 1: XXE external entity'), t(XML_HTTP, '1 XXE external entity')],
+    },
+    2: {
+      tests: [
+        t(XML_UNIT, 'row 2: parameter entity and external DTD'),
+        t(XML_HTTP, '2 external DTD / parameter entity'),
+      ],
+    },
+    3: { tests: [t(XML_UNIT, 'row 3: billion laughs'), t(XML_HTTP, '3 billion laughs')] },
+    4: { tests: [t(XML_UNIT, 'row 4: quadratic blowup'), t(XML_HTTP, '4 quadratic blowup')] },
+    5: {
+      tests: [
+        t(XML_UNIT, 'row 5: numeric char-ref flood'),
+        t(XML_HTTP, '5 numeric character-reference flood'),
+      ],
+    },
+    6: { tests: [t(XML_UNIT, 'row 6: deep nesting'), t(XML_HTTP, '6 deep nesting')] },
+    7: { tests: [t(XML_UNIT, 'row 7: attribute blowup'), t(XML_HTTP, '7 attribute blowup')] },
+    8: {
+      tests: [
+        t(XML_UNIT, 'row 8: overlong element and attribute names'),
+        t(XML_HTTP, '8/9 oversized body: 413 before parsing'),
+        t(XML_HTTP, '8 overlong names: rejected'),
+      ],
+    },
+    9: {
+      tests: [
+        t(XML_HTTP, '8/9 oversized body: 413 before parsing'),
+        t(`${SEC}/soap-body-limits.test.ts`, 'xml row 9: a chunked body without Content-Length'),
+        t(`${SEC}/soap-body-limits.test.ts`, 'xml row 9: a slow client'),
+      ],
+    },
+    10: { tests: [t(XML_HTTP, '10 compression bomb: a gzip body is not inflated')] },
+    11: { tests: [t(XML_UNIT, 'row 11: hash-collision attribute names stay linear and are still capped')] },
+    12: {
+      tests: [
+        t(XML_UNIT, 'row 12: namespace declaration flood'),
+        t(XML_HTTP, '12 namespace declaration flood'),
+      ],
+    },
+    13: {
+      tests: [
+        t(XML_UNIT, 'row 13: SOAP array attack attributes are just attributes'),
+        t(XML_HTTP, '13 SOAP array attack'),
+      ],
+    },
+    14: {
+      tests: [
+        t(XML_UNIT, 'row 14: odd encodings'),
+        t(XML_HTTP, '14 utf-16 declaration over UTF-8 bytes'),
+        t(XML_HTTP, '14 UTF-7 charset'),
+        t(XML_HTTP, '14 invalid UTF-8'),
+      ],
+    },
+    15: {
+      tests: [
+        t(XML_UNIT, 'row 15: UTF-8 BOM and UTF-16LE BOM bodies are accepted'),
+        t(XML_HTTP, '15 a UTF-8 BOM and a UTF-16LE body with BOM are accepted'),
+      ],
+    },
+    16: {
+      tests: [
+        t(XML_UNIT, 'row 16: a declaration that is not first'),
+        t(XML_HTTP, '16 declaration not first'),
+      ],
+    },
+    17: {
+      tests: [
+        t(XML_UNIT, 'row 17: CDATA gives its literal content'),
+        t(XML_HTTP, '17 CDATA gives its literal value'),
+      ],
+    },
+    18: {
+      tests: [
+        t(XML_UNIT, 'row 18: comments and PIs in Body are ignored'),
+        t(XML_HTTP, '18 comments and PIs are ignored'),
+      ],
+    },
+    19: {
+      tests: [
+        t(XML_UNIT, 'row 19: characters outside XML 1.0'),
+        t(XML_HTTP, '19 raw control character'),
+        t(XML_HTTP, '19 control character reference'),
+        t(XML_HTTP, '19 NUL reference'),
+        t(XML_HTTP, '19 surrogate reference'),
+      ],
+    },
+    20: { tests: [t(XML_UNIT, 'row 20: undeclared entities'), t(XML_HTTP, '20 undeclared entity')] },
+    21: {
+      tests: [
+        t(XML_UNIT, 'row 21: multiple roots and trailing junk'),
+        t(XML_HTTP, '21 trailing junk'),
+        t(XML_HTTP, '21 two roots'),
+      ],
+    },
+    22: {
+      tests: [
+        t(XML_UNIT, 'row 22: prototype-pollution names'),
+        t(XML_HTTP, '22 prototype-pollution names are ignored parameters, and pollute nothing'),
+      ],
+    },
+    23: {
+      tests: [
+        t(XML_UNIT, 'row 23: duplicate elements are all kept'),
+        t(
+          'server/soap/soap-binding.test.ts',
+          'ignores unknown and wrong-namespace elements and takes the first duplicate',
+        ),
+      ],
+    },
+    24: {
+      tests: [
+        t(
+          'server/soap/soap-binding.test.ts',
+          'runs the SOAPAction operation with what the Body lacks when the Body carries another (row 24)',
+        ),
+      ],
+    },
+    25: {
+      notApplicable:
+        'Payframe implements no WS-Security: the Transaction Service authenticates by merchant ' +
+        'credentials in the call, never by an XML signature, so there is no signed element to wrap ' +
+        'or move. A test becomes due the day WS-Security is added.',
+    },
+    26: {
+      tests: [
+        t(XML_UNIT, 'row 26: XInclude and xsi:schemaLocation are never resolved'),
+        t(XML_HTTP, '26 XInclude and xsi:schemaLocation are never resolved'),
+      ],
+    },
+  },
+};
