@@ -94,3 +94,21 @@ test('a plain iframe: the page hears the postMessage success itself', async ({ p
   );
   expect(errors).toEqual([]);
 });
+
+test('3-D Secure inside the embed: the bank page loads in the widget on the store page and the payment completes', async ({
+  page,
+}) => {
+  // Every ancestor is checked by frame-ancestors: the store page, the widget, then the bank page.
+  const errors = collectErrors(page);
+  await page.goto(`${DEMO}/`);
+  await expectReady(page, 'embedded');
+  const frame = page.frameLocator('#embedded iframe');
+  await payByCard(frame, { ...APPROVED_CARD, number: '4000000000003220' });
+  const bank = frame.frameLocator('iframe[title="Bank verification"]');
+  await bank.getByRole('button', { name: 'Authenticate' }).click();
+  await expect(page.locator('#embedded-result')).toHaveText(
+    /^Paid \$24\.99: order DEMO-[0-9A-F]{8}, transaction \d+\.$/,
+    { timeout: 10_000 },
+  );
+  expect(errors).toEqual([]);
+});
