@@ -80,6 +80,25 @@ describe('GET /pay/:token', () => {
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   });
 
+  it("lets the merchant's https logo in, by its exact origin only", async () => {
+    const plain = directives(
+      (await w.app.inject(`/pay/${token}`)).headers['content-security-policy'] as string,
+    );
+    expect(plain.get('img-src')).toBe("'self' data:");
+    await w.db.query('update merchants set logo_url = $2 where id = $1', [
+      w.merchant.id,
+      'https://cdn.shop.example/brand/logo.svg?v=3',
+    ]);
+    try {
+      const res = await w.app.inject(`/pay/${token}?embed=1`);
+      const d = directives(res.headers['content-security-policy'] as string);
+      expect(d.get('img-src')).toBe("'self' data: https://cdn.shop.example");
+      expect(d.get('script-src')).toBe("'self'");
+    } finally {
+      await w.db.query('update merchants set logo_url = null where id = $1', [w.merchant.id]);
+    }
+  });
+
   it('never lets an origin add a source or a directive', () => {
     expect(payPageCsp(['https://shop.example'])).toContain('frame-ancestors https://shop.example;');
     expect(payPageCsp([])).toContain("frame-ancestors 'none'");

@@ -14,16 +14,26 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
 import { PAGE_CSP, WIDGET_DIST } from '../http/widget-assets.ts';
 import type { Checkout } from './checkout.ts';
-import { embedOriginsOf } from './gateway-calls.ts';
+import type { CallOrigin } from './deps.ts';
+import { brandingOf, embedOriginsOf } from './gateway-calls.ts';
 import { originOf } from './pay-routes.ts';
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** PAGE_CSP with the challenge frame allowed and the given framing rule. */
-export function payPageCsp(frameAncestors: readonly string[], challengeOrigin: string | null = null): string {
+/**
+ * PAGE_CSP with the challenge frame allowed, the given framing rule, and the merchant's logo: the
+ * exact origin of its https logo URL joins `img-src` (an image cannot run script, an SVG loaded as
+ * an image included), nothing wider.
+ */
+export function payPageCsp(
+  frameAncestors: readonly string[],
+  challengeOrigin: string | null = null,
+  logoOrigin: string | null = null,
+): string {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
   return PAGE_CSP.split('; ')
     .map((d) => (d.startsWith('frame-ancestors ') ? `frame-ancestors ${ancestors}` : d))
+    .map((d) => (d.startsWith('img-src ') && logoOrigin ? `${d} ${logoOrigin}` : d))
     .concat(challengeOrigin ? `frame-src 'self' ${challengeOrigin}` : "frame-src 'self'")
     .join('; ');
 }
@@ -51,6 +61,17 @@ export async function payPageRoutes(
     return reply.code(status).type('text/html; charset=utf-8').send(html);
   };
 
+  /** The origin of the merchant's logo when it is a plain https origin; null otherwise or unknown. */
+  const logoOriginOf = async (origin: CallOrigin, token: string): Promise<string | null> => {
+    try {
+      const { logoUrl } = await brandingOf(deps, origin, token);
+      const url = logoUrl ? new URL(logoUrl) : null;
+      return url?.protocol === 'https:' && ORIGIN.test(url.origin) ? url.origin : null;
+    } catch {
+      return null; // an unknown session: the page says so, with no logo
+    }
+  };
+
   app.get<{ Params: { token: string }; Querystring: { embed?: string } }>(
     '/pay/:token',
     async (request, reply) => {
@@ -61,8 +82,9 @@ export async function payPageRoutes(
         ancestors = (await embedOriginsOf(deps, originOf(request), token)).filter((o) => ORIGIN.test(o));
       }
       const challengeOrigin = deps.threeDs?.frameOrigin ?? null;
+      const logoOrigin = wellFormed ? await logoOriginOf(originOf(request), token) : null;
       reply
-        .header('content-security-policy', payPageCsp(ancestors, challengeOrigin))
+        .header('content-security-policy', payPageCsp(ancestors, challengeOrigin, logoOrigin))
         .header('cache-control', 'no-store');
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
       return send(reply, wellFormed ? 200 : 404);

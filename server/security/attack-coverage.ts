@@ -87,7 +87,7 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         t(`${SEC}/pages-and-branding.test.ts`, 'row 7: a javascript:, data: or http: logo URL is refused'),
         t(
           `${SEC}/pages-and-branding.test.ts`,
-          'row 9: the hosted page loads images from its own origin only',
+          'row 9: the hosted page loads images from its own origin and the merchant logo origin only',
         ),
       ],
     },

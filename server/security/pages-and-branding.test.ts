@@ -11,8 +11,8 @@
  * - Rows 7–9: a logo URL is checked when the merchant is configured (https only, no credentials);
  *   Payframe has no server-side logo fetcher, so no logo address — the cloud metadata service, the
  *   database port, a rebinding host — is ever contacted by the server; and the hosted page loads
- *   images from its own origin only (`img-src 'self' data:`), so a remote SVG is never loaded, let
- *   alone inlined.
+ *   images from its own origin and the merchant's one https logo origin only, always as an image
+ *   (`<img>`: an SVG loaded so runs no script), never inlined.
  * - Row 12: the payment iframe has no `message` listener at all, so a `{type:'submit'}` or
  *   `{type:'setAmount'}` posted into it from any origin has nothing to act on; the amount is the
  *   server session's (state-transitions.test.ts row 13). The loader's own listener on the merchant
@@ -311,12 +311,13 @@ describe.each(databaseTargets())('merchant content and pages ($name)', (target) 
     }
   });
 
-  it('row 9: the hosted page loads images from its own origin only, so a remote SVG is never loaded', async () => {
+  it('row 9: the hosted page loads images from its own origin and the merchant logo origin only, never inlined', async () => {
     const token = await createSession(w);
     for (const url of [`/pay/${token}`, `/pay/${token}?embed=1`]) {
       const res = await w.app.inject({ method: 'GET', url });
       const csp = String(res.headers['content-security-policy']);
       const d = directives(csp);
+      // This merchant has no logo: nothing beyond the page's own origin.
       expect(d.get('img-src')).toEqual(["'self'", 'data:']);
       expect(d.get('default-src')).toEqual(["'none'"]);
       expect(d.get('object-src')).toEqual(["'none'"]);

@@ -11,12 +11,15 @@ interface Props {
   paid: boolean;
 }
 
-/** Only logos the page's CSP lets load (img-src 'self' data:); others would show as broken images. */
+/**
+ * Only logos the page's CSP lets load: its own origin, data:, and the merchant's https logo (the
+ * page route adds that exact origin to img-src); others would show as broken images.
+ */
 function loadableLogo(url: string | null): string | null {
   if (!url) return null;
   try {
     const u = new URL(url, location.href);
-    return u.origin === location.origin || u.protocol === 'data:' ? u.href : null;
+    return u.origin === location.origin || u.protocol === 'data:' || u.protocol === 'https:' ? u.href : null;
   } catch {
     return null;
   }
