@@ -101,6 +101,42 @@ test.describe('hosted payment page', () => {
     await expect(page.getByLabel('Card number')).toHaveCount(0);
   });
 
+  test('the answer is lost on the way back: Try again replays the same key, one charge', async ({
+    page,
+    request,
+  }) => {
+    const s = await createSession(request);
+    await page.goto(`/pay/${s.token}`);
+    await fillCard(page, '4242424242424242');
+    const keys: string[] = [];
+    let lost = false;
+    await page.route('**/api/checkout/sessions/*/pay', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      // The first request reaches the server and is charged; its answer never reaches the page.
+      const res = await route.fetch();
+      if (!lost) {
+        lost = true;
+        expect(res.status()).toBe(200);
+        return route.abort('connectionreset');
+      }
+      return route.fulfill({ response: res });
+    });
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await expect(page.getByRole('alert')).toContainText(/connection|network/i);
+    expect((await merchantView(request, s.token)).status).toBe('paid');
+
+    await page
+      .getByRole('button', { name: /^(Try again|Pay)/ })
+      .first()
+      .click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const view = await merchantView(request, s.token);
+    expect(view.status).toBe('paid');
+    expect(view.transactionId).toMatch(/^\d+$/);
+  });
+
   test('inline errors on blur and on submit, focus on the first error', async ({ page, request }) => {
     const s = await createSession(request);
     await page.goto(`/pay/${s.token}`);
