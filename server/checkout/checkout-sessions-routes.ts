@@ -24,6 +24,7 @@ import { statusOf, transactionIdIn } from './gateway-calls.ts';
 import { originOf } from './pay-routes.ts';
 import { enforceLimits } from './rate-limit.ts';
 import { revokeWalletTokens } from './otp.ts';
+import { announceCanceled } from './session-expiry.ts';
 import { getSessionMeta, saveSessionMeta } from './session-meta.ts';
 
 const CHALLENGE = 'Basic realm="Payframe", charset="UTF-8"';
@@ -180,6 +181,7 @@ async function cancelSession(deps: CheckoutDeps, request: FastifyRequest, reply:
   const res = await asMerchant(reply, () => deps.port.CancelHostedPayment({ token }, context));
   if (res.Status) await revokeWalletTokens(deps, token);
   const view = await readSession(deps, request, reply);
+  if (res.Status) await announceCanceled(deps, token, view);
   if (view.status === 'canceled') return view;
   throw new PayframeError(
     view.status === 'paid'

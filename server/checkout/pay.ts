@@ -35,6 +35,7 @@ import { PAY_ENDPOINT, recoverAttempt, recoverAttempts } from './recovery.ts';
 import { paidBody } from './redirect.ts';
 import { revokeWalletTokens } from './otp.ts';
 import { getSessionMeta } from './session-meta.ts';
+import { announceCanceled } from './session-expiry.ts';
 import { challengeIdOf } from './three-ds-results.ts';
 
 export interface PayAnswer {
@@ -256,7 +257,7 @@ export async function cancelSession(
   origin: CallOrigin,
   token: string,
 ): Promise<z.infer<typeof CancelResponse>> {
-  const { status } = await sessionDetails(deps, origin, token);
+  const { detail, status } = await sessionDetails(deps, origin, token);
   if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
   if (status === 'canceled') return { status: 'canceled' };
   if (status === 'paid') throw new PayframeError('session_paid');
@@ -270,5 +271,6 @@ export async function cancelSession(
     );
   }
   await revokeWalletTokens(deps, token);
+  await announceCanceled(deps, token, { amount: detail.Amount, orderNumber: detail.OrderNumber ?? null });
   return { status: 'canceled' };
 }

@@ -1,6 +1,7 @@
 /**
- * Announces expired sessions (webhook `checkout.session.expired`), for sessions created over REST
- * with a webhook URL. The announcement mark and the outbox row are written in one transaction, so
+ * Announces the end of unpaid sessions created over REST with a webhook URL: expired (webhook
+ * `checkout.session.expired`, by a sweep) or canceled (`checkout.session.canceled`, when the cancel
+ * succeeds). The announcement mark and the outbox row are written in one transaction, so
  * an expiry is announced once, whichever instance runs the sweep. A session the gateway reports
  * paid (or still open) is not announced as expired.
  */
@@ -8,6 +9,7 @@ import { paymentOfSession } from './attempts.ts';
 import type { CheckoutDeps } from './deps.ts';
 import { sessionDetails } from './gateway-calls.ts';
 import { workerOrigin } from './recovery.ts';
+import { getSessionMeta } from './session-meta.ts';
 import { enqueueEvent } from './webhooks.ts';
 
 interface Due {
@@ -26,6 +28,26 @@ async function mark(deps: CheckoutDeps, token: string, event: Parameters<typeof 
       [token, now],
     );
     if (rowCount === 1 && event) await enqueueEvent(tx, event, now);
+  });
+}
+
+/** After a successful cancel: `checkout.session.canceled`, once (the sweep then skips the session). */
+export async function announceCanceled(
+  deps: CheckoutDeps,
+  token: string,
+  session: { amount: string | null; orderNumber: string | null },
+): Promise<void> {
+  const meta = await getSessionMeta(deps.db, token);
+  if (!meta?.webhookUrl) return;
+  await mark(deps, token, {
+    type: 'checkout.session.canceled',
+    url: meta.webhookUrl,
+    sessionToken: token,
+    merchantId: meta.merchantId,
+    currency: meta.currency,
+    canceledAt: deps.now(),
+    amount: session.amount,
+    orderNumber: session.orderNumber,
   });
 }
 

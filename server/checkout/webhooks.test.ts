@@ -18,6 +18,7 @@ import {
   manualClock,
   openCheckoutWorld,
   pay,
+  WIDGET_HEADERS,
 } from './testing/checkout-world.ts';
 import { runNode, runPython } from './testing/doc-snippets.ts';
 import { retryDelayMs } from './webhooks.ts';
@@ -165,6 +166,45 @@ describe.each(databaseTargets())('webhooks ($name)', (target) => {
     expect(JSON.parse(hooks.received[0]!.body).data).toMatchObject({
       token,
       status: 'expired',
+      currency: 'USD',
+    });
+  });
+
+  it('announces a canceled session once (shopper or merchant), and never again as expired', async () => {
+    hooks = hookServer(0);
+    hookUrl = await hooks.start();
+    const byShopper = await createSession(w, { webhookUrl: hookUrl, orderNumber: 'C-1' });
+    const byMerchant = await createSession(w, { webhookUrl: hookUrl, orderNumber: 'C-2' });
+    const shopperCancel = () =>
+      w.app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${byShopper}/cancel`,
+        headers: WIDGET_HEADERS,
+        payload: '{}',
+      });
+    expect((await shopperCancel()).statusCode).toBe(200);
+    expect((await shopperCancel()).statusCode).toBe(200); // twice: still one event
+    const merchantCancel = await w.app.inject({
+      method: 'POST',
+      url: `/v1/checkout-sessions/${byMerchant}/cancel`,
+      headers: { authorization: w.merchant.authorization },
+    });
+    expect(merchantCancel.statusCode).toBe(200);
+    clock.advance(2 * 60 * 60 * 1000); // past both expiries: the sweep finds nothing to announce
+    expect(await w.checkout.announceExpiredSessions()).toBe(0);
+    await w.checkout.deliverWebhooks();
+    // Both made at the same (test clock) time: delivery order between them is not defined.
+    const events = hooks.received
+      .map((r) => JSON.parse(r.body))
+      .sort((a, b) => String(a.data.orderNumber).localeCompare(String(b.data.orderNumber)));
+    expect(events.map((e) => [e.type, e.data.orderNumber])).toEqual([
+      ['checkout.session.canceled', 'C-1'],
+      ['checkout.session.canceled', 'C-2'],
+    ]);
+    expect(events[0].data).toMatchObject({
+      token: byShopper,
+      status: 'canceled',
+      amount: '24.99',
       currency: 'USD',
     });
   });

@@ -26,6 +26,16 @@ export type EventInput =
       decline: Extract<Outcome, { kind: 'declined' }>;
     }
   | {
+      type: 'checkout.session.canceled';
+      url: string;
+      sessionToken: string;
+      merchantId: string;
+      currency: string;
+      canceledAt: Date;
+      amount: string | null;
+      orderNumber: string | null;
+    }
+  | {
       type: 'checkout.session.expired';
       url: string;
       sessionToken: string;
@@ -77,6 +87,19 @@ function eventOf(input: EventInput): {
         },
       };
     }
+    case 'checkout.session.canceled':
+      return {
+        sessionToken: input.sessionToken,
+        merchantId: input.merchantId,
+        data: {
+          token: input.sessionToken,
+          status: 'canceled',
+          orderNumber: input.orderNumber,
+          amount: input.amount,
+          currency: input.currency,
+          canceledAt: input.canceledAt.toISOString(),
+        },
+      };
     case 'checkout.session.expired':
       return {
         sessionToken: input.sessionToken,
