@@ -112,3 +112,25 @@ test('3-D Secure inside the embed: the bank page loads in the widget on the stor
   );
   expect(errors).toEqual([]);
 });
+
+test('pinned loader: /checkout.json names a build that Chromium runs with its integrity hash, and refuses with another', async ({
+  context,
+  request,
+}) => {
+  const manifest = (await (await request.get(`${PAYFRAME}/checkout.json`)).json()) as {
+    src: string;
+    integrity: string;
+  };
+  // A fresh page each time: the global a loaded script leaves would outlive setContent.
+  const loads = async (integrity: string) => {
+    const page = await context.newPage();
+    await page.setContent(
+      `<script src="${PAYFRAME}${manifest.src}" integrity="${integrity}" crossorigin="anonymous"></script>`,
+    );
+    const kind = await page.evaluate(() => typeof (window as { Payframe?: unknown }).Payframe);
+    await page.close();
+    return kind;
+  };
+  expect(await loads(manifest.integrity)).toBe('object');
+  expect(await loads(`sha384-${Buffer.alloc(48).toString('base64')}`)).toBe('undefined');
+});

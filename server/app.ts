@@ -5,6 +5,7 @@
  * `buildCheckoutApp` (the split wiring, server/checkout/README.md).
  */
 import crypto from 'node:crypto';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -27,7 +28,8 @@ import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { metricsOf, registerMetrics } from './http/metrics.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { registerWidgetAssets } from './http/widget-assets.ts';
+import { registerPinnedLoader } from './http/pinned-loader.ts';
+import { registerWidgetAssets, WIDGET_DIST } from './http/widget-assets.ts';
 import type { CallContext } from './soap/call-context.ts';
 import { transactionServicePlugin } from './soap/plugin.ts';
 
@@ -128,6 +130,7 @@ export async function buildApp({
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier: gateway.deps.notifier });
   await registerWidgetAssets(app);
+  await registerPinnedLoader(app, db, path.join(WIDGET_DIST, 'checkout.js'));
   return { app, health, gateway, checkout };
 }
 
@@ -191,5 +194,6 @@ export async function buildCheckoutApp({
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier });
   await registerWidgetAssets(app);
+  await registerPinnedLoader(app, db, path.join(WIDGET_DIST, 'checkout.js'));
   return { app, health, checkout };
 }

@@ -277,12 +277,19 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
       tests: [
         t(PAGES, 'serves the page with a CSP that allows the 3-D Secure frame and refuses every framer'),
         t(`${SEC}/pages-and-branding.test.ts`, 'row 33: every page Payframe serves has a script-src'),
+        t(
+          'server/http/pinned-loader.test.ts',
+          'names the build and its SRI hash, serves those bytes for good',
+        ),
+        t(
+          'e2e/20-embed-script-tag.spec.ts',
+          'pinned loader: /checkout.json names a build that Chromium runs',
+        ),
       ],
       remaining:
-        'SRI for merchants (a versioned, immutable loader URL with a published sha384) and the ' +
-        'PCI 11.6.1 external tamper monitor are not built: the loader is served at /checkout.js with a ' +
-        'five-minute cache; the monitor needs a scheduled real-browser job diffing headers and script ' +
-        'hashes against a signed baseline, outside this server.',
+        'The PCI 11.6.1 external tamper monitor is not built: it needs a scheduled real-browser job ' +
+        'diffing headers and script hashes against a signed baseline, outside this server. SRI is ' +
+        'there for merchants who pin the loader (/checkout.json, /checkout.<version>.js).',
     },
   },
 

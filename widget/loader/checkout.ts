@@ -26,7 +26,7 @@ declare global {
 function scriptOrigin(): string {
   const own = document.currentScript as HTMLScriptElement | null;
   // document.currentScript is null only when run from a module or a callback; fall back to the tag.
-  const src = own?.src || document.querySelector<HTMLScriptElement>('script[src*="/checkout.js"]')?.src;
+  const src = own?.src || document.querySelector<HTMLScriptElement>('script[src*="/checkout."]')?.src;
   if (!src) throw new Error('Payframe: load checkout.js with a <script src> tag.');
   return new URL(src).origin;
 }

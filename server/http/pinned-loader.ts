@@ -1,0 +1,75 @@
+/**
+ * The embed loader at a pinned, immutable address for Subresource Integrity (security-requirements
+ * §1a, PCI DSS 6.4.3; attack row 33): `/checkout.json` names the current build
+ * (`{"src": "/checkout.<version>.js", "integrity": "sha384-…"}`) and `/checkout.<version>.js` serves
+ * those exact bytes for good. Each build is kept in the database the first time an instance serves
+ * it, so a page pinned to it keeps working after Payframe is upgraded, on every instance.
+ * `/checkout.js` stays the unpinned address that always has the latest build.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Database } from '../db/database.ts';
+
+/** 16 hex digits of the build's SHA-256: the address changes whenever one byte does. */
+const VERSION = /^[0-9a-f]{16}$/;
+
+export interface LoaderBuild {
+  version: string;
+  integrity: string;
+  body: Buffer;
+}
+
+export function loaderBuild(body: Buffer): LoaderBuild {
+  return {
+    version: crypto.createHash('sha256').update(body).digest('hex').slice(0, 16),
+    integrity: `sha384-${crypto.createHash('sha384').update(body).digest('base64')}`,
+    body,
+  };
+}
+
+function sendLoader(reply: FastifyReply, body: Buffer): FastifyReply {
+  return (
+    reply
+      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      // `<script integrity crossorigin="anonymous">` fetches in CORS mode; public bytes, no credentials.
+      .header('access-control-allow-origin', '*')
+      .send(body)
+  );
+}
+
+export async function registerPinnedLoader(
+  app: FastifyInstance,
+  db: Database,
+  loaderFile: string,
+): Promise<void> {
+  if (!fs.existsSync(loaderFile)) return;
+  const current = loaderBuild(fs.readFileSync(loaderFile));
+  await db.query(
+    `insert into loader_versions (version, body, integrity, first_served_at) values ($1, $2, $3, $4)
+     on conflict (version) do nothing`,
+    [current.version, current.body, current.integrity, new Date()],
+  );
+
+  app.get('/checkout.json', async (_request, reply) =>
+    reply
+      .header('cache-control', 'public, max-age=300')
+      .header('access-control-allow-origin', '*')
+      .send({ src: `/checkout.${current.version}.js`, integrity: current.integrity }),
+  );
+
+  app.get<{ Params: { file: string } }>('/checkout.:file', async (request, reply) => {
+    const m = /^([0-9a-f]+)\.js$/.exec(request.params.file);
+    const version = m?.[1] ?? '';
+    if (!VERSION.test(version)) return reply.callNotFound();
+    if (version === current.version) return sendLoader(reply, current.body);
+    const { rows } = await db.query<{ body: Buffer | Uint8Array }>(
+      'select body from loader_versions where version = $1',
+      [version],
+    );
+    const stored = rows[0];
+    return stored ? sendLoader(reply, Buffer.from(stored.body)) : reply.callNotFound();
+  });
+}
