@@ -24,6 +24,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markdownTable, recordSection } from './lib/readme.ts';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(DIR, '..');
@@ -337,15 +338,6 @@ interface Row {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** A Markdown table laid out as the formatter lays one out, so a recorded README stays formatted. */
-function markdownTable(header: string[], rightAligned: boolean[], body: string[][]): string {
-  const widths = header.map((h, i) => Math.max(3, h.length, ...body.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (rightAligned[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
-  const rule = widths.map((w, i) => (rightAligned[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w)));
-  return [line(header), line(rule), ...body.map(line)].join('\n');
-}
-
 function table(rows: Row[]): string {
   const header = [
     'Endpoint',
@@ -441,19 +433,6 @@ Method:
 `;
 }
 
-function writeReadme(section: string): void {
-  const text = fs.readFileSync(README, 'utf8');
-  const start = text.indexOf(SECTION);
-  let next: string;
-  if (start < 0) {
-    next = `${text.trimEnd()}\n\n${section}`;
-  } else {
-    const after = text.indexOf('\n## ', start + SECTION.length);
-    next = text.slice(0, start) + section + (after < 0 ? '' : `\n${text.slice(after + 1)}`);
-  }
-  fs.writeFileSync(README, next.endsWith('\n') ? next : `${next}\n`);
-}
-
 // ---- main ------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -483,7 +462,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table(rows)}\n`);
   if (record) {
     const load = { before: loadBefore, after: loadAverage() };
-    writeReadme(readmeSection(rows, new Date().toISOString().slice(0, 10), load));
+    recordSection(README, SECTION, readmeSection(rows, new Date().toISOString().slice(0, 10), load));
     process.stdout.write(`\nRecorded in ${path.relative(process.cwd(), README)}.\n`);
   }
 }

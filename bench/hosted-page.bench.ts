@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { freePort } from '../server/testing/net.ts';
+import { recordSection } from './lib/readme.ts';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(DIR, '..');
@@ -172,15 +173,7 @@ async function main(): Promise<void> {
       ...lines,
       '',
     ].join('\n');
-    const text = fs.readFileSync(README, 'utf8');
-    const start = text.indexOf(SECTION);
-    let next = start === -1 ? -1 : text.indexOf('\n## ', start + SECTION.length);
-    if (next !== -1) next += 1;
-    const updated =
-      start === -1
-        ? `${text.trimEnd()}\n\n${body}`
-        : `${text.slice(0, start)}${body}${next === -1 ? '' : `\n${text.slice(next)}`}`;
-    fs.writeFileSync(README, updated.replace(/\n{3,}/g, '\n\n'));
+    recordSection(README, SECTION, body);
   }
 }
 

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { HISTORY_ITEMS } from './servers/fixture.ts';
+import { markdownTable, recordSection } from './lib/readme.ts';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
 const README = path.join(DIR, 'README.md');
@@ -276,15 +277,6 @@ function find(rows: Row[], c: Case, server: ServerName): Row {
   return row;
 }
 
-/** A Markdown table laid out as Biome formats one, so a recorded README passes \`biome check\`. */
-function markdownTable(header: string[], rightAligned: boolean[], body: string[][]): string {
-  const widths = header.map((h, i) => Math.max(3, h.length, ...body.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (rightAligned[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
-  const rule = widths.map((w, i) => (rightAligned[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w)));
-  return [line(header), line(rule), ...body.map(line)].join('\n');
-}
-
 function table(rows: Row[]): string {
   const header = [
     'Operation',
@@ -408,19 +400,6 @@ ${
 `;
 }
 
-function writeReadme(section: string): void {
-  const text = fs.readFileSync(README, 'utf8').replace(/\nNo benchmark is recorded yet\.\n/, '\n');
-  const start = text.indexOf(SECTION);
-  let next: string;
-  if (start < 0) {
-    next = `${text.trimEnd()}\n\n${section}`;
-  } else {
-    const after = text.indexOf('\n## ', start + SECTION.length);
-    next = text.slice(0, start) + section + (after < 0 ? '' : `\n${text.slice(after + 1)}`);
-  }
-  fs.writeFileSync(README, next.endsWith('\n') ? next : `${next}\n`);
-}
-
 // ---- main ------------------------------------------------------------------------------------
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -477,7 +456,7 @@ async function main(): Promise<void> {
   log(`Throughput ratio Payframe / node-soap per round: ${perRoundRatios(rows)}.`);
   log(targetVerdict(rows));
   if (record) {
-    writeReadme(readmeSection(rows, new Date().toISOString().slice(0, 10)));
+    recordSection(README, SECTION, readmeSection(rows, new Date().toISOString().slice(0, 10)));
     log(`\nRecorded in ${path.relative(process.cwd(), README)}.`);
   }
   if (cpuProfDir) {
