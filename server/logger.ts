@@ -32,6 +32,7 @@ const SECRET_KEYS = [
 const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-payframe-relay"]',
   'res.headers["set-cookie"]',
   ...SECRET_KEYS,
   ...SECRET_KEYS.map((k) => `*.${k}`),

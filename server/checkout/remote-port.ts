@@ -72,7 +72,12 @@ export function remoteTransactionService(options: RemotePortOptions): Transactio
       try {
         // The service principal of an in-process context means "the checkout itself".
         const authorization = context.principal?.kind === 'service' ? undefined : context.authorization;
-        return await clientFor(authorization).call(name, params, { requestId: context.requestId });
+        // A merchant's own credential, relayed: the gateway counts its failures against the
+        // merchant's client address, which the service key vouches for (not against this host).
+        const headers = authorization
+          ? { 'x-payframe-relay': options.serviceKey, 'x-payframe-client-address': context.remoteAddress }
+          : undefined;
+        return await clientFor(authorization).call(name, params, { requestId: context.requestId, headers });
       } catch (err) {
         throw asCatalogueError(err);
       }

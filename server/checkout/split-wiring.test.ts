@@ -382,6 +382,33 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
     expect(await paid.json()).toMatchObject({ status: 'succeeded', receipt: { orderNumber: 'SPLIT-3DS' } });
   });
 
+  it('wrong merchant keys sent to the checkout lock out their sender only, never the checkout itself', async () => {
+    // Each failure is relayed to the gateway from the checkout's address; the gateway counts it
+    // against the sender's address, which the checkout vouches for with its service key.
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${checkout!.url}/v1/checkout-sessions`, {
+        method: 'POST',
+        headers: {
+          authorization: basic(merchant.id, `wrong-${i}`),
+          'content-type': 'application/json',
+          'x-forwarded-for': '203.0.113.66',
+        },
+        body: JSON.stringify({
+          amount: '1.00',
+          currency: 'USD',
+          orderNumber: `X-${i}`,
+          returnUrl: `${SHOP}/x`,
+        }),
+      });
+      expect([401, 429]).toContain(res.status);
+    }
+    // Everyone else — merchants from other addresses, and the checkout's own calls — carries on.
+    const session = await createSession('SPLIT-AFTER-ATTACK');
+    const paid = await pay(session.token, crypto.randomUUID());
+    expect(paid.status).toBe(200);
+    expect(((await paid.json()) as { status: string }).status).toBe('succeeded');
+  });
+
   it('keeps the merchant keys on the gateway: the service credential signs, a merchant may not', async () => {
     const service = new TransactionServiceClient({
       baseUrl: gateway!.url,

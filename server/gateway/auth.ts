@@ -5,6 +5,7 @@
  * so the limit holds across instances.
  */
 import crypto from 'node:crypto';
+import net from 'node:net';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { MerchantStore } from './merchants/merchant-store.ts';
@@ -81,14 +82,21 @@ export async function authenticate(
   operation: string,
   authorization: string | undefined,
   remoteAddress: string,
+  relay?: { credential: string; clientAddress: string },
 ): Promise<Principal> {
   const credential = parseBasic(authorization);
   if (!credential) {
     if (PUBLIC_OPERATIONS.has(operation)) return { kind: 'anonymous' };
     throw new PayframeError('unauthorized');
   }
+  const isServiceKey = (key: string) => !!deps.serviceKey && sameSecret(key, deps.serviceKey);
+  // The checkout server itself is never throttled: failures relayed through it must not lock it out.
+  if (credential.username === SERVICE_USERNAME && isServiceKey(credential.password))
+    return { kind: 'service' };
   const now = deps.now();
-  const subject = `ip:${remoteAddress}`;
+  // A merchant's call relayed by the checkout counts against the merchant's client, not the relay.
+  const relayed = relay && isServiceKey(relay.credential) && net.isIP(relay.clientAddress) !== 0;
+  const subject = `ip:${relayed ? relay.clientAddress : remoteAddress}`;
   const wait = await throttledFor(deps.db, subject, now);
   if (wait > 0) {
     throw new PayframeError(
@@ -102,7 +110,7 @@ export async function authenticate(
   }
   let principal: Principal | null = null;
   if (credential.username === SERVICE_USERNAME) {
-    if (deps.serviceKey && sameSecret(credential.password, deps.serviceKey)) principal = { kind: 'service' };
+    principal = null; // a wrong service key (the right one returned above)
   } else if (await deps.merchants.verifyKey(deps.db, credential.username, credential.password)) {
     principal = { kind: 'merchant', merchantId: credential.username };
   }

@@ -223,4 +223,50 @@ describe.each(databaseTargets())('gateway authentication and authorisation ($nam
     const elsewhere = await rawCall(w.app, 'Verify3DSecureMerchant', params, w.a.as, '10.9.9.10');
     expect(elsewhere.status).toBe(200);
   });
+
+  it("a checkout relaying merchants' failures is not locked out: they count against each merchant's client", async () => {
+    const checkoutHost = '10.8.8.8';
+    const params = { merchantID: w.a.id };
+    const relayFor = (client: string, key = SERVICE_KEY) => ({
+      'x-payframe-relay': key,
+      'x-payframe-client-address': client,
+    });
+    const attacker = relayFor('203.0.113.66');
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      const f = await rawCall(
+        w.app,
+        'Verify3DSecureMerchant',
+        params,
+        { merchantId: w.a.id, key: `bad-${i}` },
+        checkoutHost,
+        attacker,
+      );
+      expectChallenge(f);
+    }
+    // The attacker's client is locked out; the checkout itself and other shoppers' merchants are not.
+    expect(
+      (await rawCall(w.app, 'Verify3DSecureMerchant', params, w.a.as, checkoutHost, attacker)).status,
+    ).toBe(429);
+    expect(
+      (await rawCall(w.app, 'Verify3DSecureMerchant', params, w.a.as, checkoutHost, relayFor('198.51.100.5')))
+        .status,
+    ).toBe(200);
+    expect(
+      (await rawCall(w.app, 'Verify3DSecureMerchant', params, { service: SERVICE_KEY }, checkoutHost)).status,
+    ).toBe(200);
+
+    // A relay header without the service key is ignored: the failures count against the sender.
+    const forger = '10.7.7.7';
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      await rawCall(
+        w.app,
+        'Verify3DSecureMerchant',
+        params,
+        { merchantId: w.a.id, key: `bad-${i}` },
+        forger,
+        relayFor(`192.0.2.${i + 1}`, 'not-the-service-key'),
+      );
+    }
+    expect((await rawCall(w.app, 'Verify3DSecureMerchant', params, w.a.as, forger)).status).toBe(429);
+  });
 });

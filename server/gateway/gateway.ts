@@ -74,6 +74,7 @@ async function principalOf(deps: GatewayDeps, op: string, context: CallContext):
     op,
     context.authorization,
     context.remoteAddress,
+    context.relay,
   );
 }
 

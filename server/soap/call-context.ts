@@ -16,4 +16,20 @@ export interface CallContext {
    * checkout: no header to check. Network bindings never set it.
    */
   principal?: Principal;
+  /**
+   * A call the checkout server relays for a merchant (split wiring): the service credential and the
+   * merchant's own client address, so failed sign-ins are counted against that client, not against
+   * the checkout host (`x-payframe-relay`, `x-payframe-client-address`). Trusted only when the
+   * credential is the service key (gateway/auth.ts).
+   */
+  relay?: { credential: string; clientAddress: string };
+}
+
+/** The relay headers of a request, when both are there. */
+export function relayOf(headers: Record<string, string | string[] | undefined>): CallContext['relay'] {
+  const credential = headers['x-payframe-relay'];
+  const clientAddress = headers['x-payframe-client-address'];
+  return typeof credential === 'string' && typeof clientAddress === 'string'
+    ? { credential, clientAddress }
+    : undefined;
 }

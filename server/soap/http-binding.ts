@@ -12,7 +12,7 @@ import {
 } from '../../shared/contract/index.ts';
 import { hasSimpleParams, type Operation } from '../../shared/contract/model.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
-import type { CallContext } from './call-context.ts';
+import { type CallContext, relayOf } from './call-context.ts';
 import { encodeHttpResponse } from './codec/messages.ts';
 import { faultFromError } from './fault-mapping.ts';
 import { parseContentType } from './soap-request.ts';
@@ -97,6 +97,7 @@ export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
       remoteAddress: request.ip,
       log: request.log,
       authorization: request.headers.authorization,
+      relay: relayOf(request.headers),
     };
     try {
       const handler = service[op.name as keyof typeof service] as (

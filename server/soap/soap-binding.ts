@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findOperation, operations } from '../../shared/contract/index.ts';
 import type { Operation } from '../../shared/contract/model.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
-import type { CallContext } from './call-context.ts';
+import { type CallContext, relayOf } from './call-context.ts';
 import { decodeSoapParams, encodeSoapResponse } from './codec/messages.ts';
 import { faultFromError } from './fault-mapping.ts';
 import { contentTypeOf, renderFault, type SoapVersion } from './soap-fault.ts';
@@ -73,6 +73,7 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
         remoteAddress: request.ip,
         log: request.log,
         authorization: request.headers.authorization,
+        relay: relayOf(request.headers),
       };
       const handler = service[op.name as keyof typeof service] as (
         p: unknown,

@@ -125,6 +125,7 @@ export async function rawCall(
   params: Record<string, unknown>,
   as: As | { authorization: string },
   remoteAddress = '127.0.0.1',
+  extraHeaders: Record<string, string> = {},
 ): Promise<Fault> {
   const operation = findOperation(op);
   if (!operation) throw new Error(`no operation ${op}`);
@@ -133,7 +134,12 @@ export async function rawCall(
     method: 'POST',
     url: '/TransactionService.asmx',
     remoteAddress,
-    headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}${op}"`, ...auth },
+    headers: {
+      ...extraHeaders,
+      'content-type': 'text/xml; charset=utf-8',
+      soapaction: `"${NS}${op}"`,
+      ...auth,
+    },
     payload: encodeSoapRequest(operation, params, NS, '1.1'),
   });
   return faultOf(res.statusCode, res.body, res.headers as Record<string, unknown>);

@@ -54,6 +54,8 @@ export interface ClientCallOptions {
   timeoutMs?: number;
   /** Sent as `X-Request-Id`, which the gateway uses as its request id in its logs. */
   requestId?: string;
+  /** More headers for this call (the checkout's relay headers); they cannot replace the SOAP ones. */
+  headers?: Record<string, string>;
 }
 
 /** The port as the client offers it: the per-call options may be left out. */
@@ -113,6 +115,8 @@ export class TransactionServiceClient
       this.soapVersion === '1.1'
         ? { 'content-type': contentTypeOf('1.1'), soapaction: `"${action}"` }
         : { 'content-type': `${contentTypeOf('1.2')}; action="${action}"` };
+    const own = { ...headers };
+    Object.assign(headers, call.headers, own);
     if (this.#authorization) headers.authorization = this.#authorization;
     if (call.requestId) headers['x-request-id'] = call.requestId;
 
