@@ -178,11 +178,14 @@ async function cancelSession(deps: CheckoutDeps, request: FastifyRequest, reply:
   if (!SESSION_TOKEN_PATTERN.test(token))
     throw new PayframeError('not_found', 'This checkout session does not exist.');
   const context = deps.contexts.merchant(originOf(request), merchant.authorization);
-  const res = await asMerchant(reply, () => deps.port.CancelHostedPayment({ token }, context));
-  if (res.Status) await revokeWalletTokens(deps, token);
+  await asMerchant(reply, () => deps.port.CancelHostedPayment({ token }, context));
   const view = await readSession(deps, request, reply);
-  if (res.Status) await announceCanceled(deps, token, view);
-  if (view.status === 'canceled') return view;
+  if (view.status === 'canceled') {
+    // Whoever canceled it (this call, an earlier one cut short, the shopper): both are once-only.
+    await revokeWalletTokens(deps, token);
+    await announceCanceled(deps, token, view);
+    return view;
+  }
   throw new PayframeError(
     view.status === 'paid'
       ? 'session_paid'

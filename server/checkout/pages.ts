@@ -17,6 +17,7 @@ import type { Checkout } from './checkout.ts';
 import type { CallOrigin } from './deps.ts';
 import { brandingOf, embedOriginsOf } from './gateway-calls.ts';
 import { originOf } from './pay-routes.ts';
+import { enforceLimits } from './rate-limit.ts';
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -78,8 +79,12 @@ export async function payPageRoutes(
       const { token } = request.params;
       const wellFormed = SESSION_TOKEN_PATTERN.test(token);
       let ancestors: string[] = [];
+      // Each load asks the gateway: limited per address like the session load it leads to.
+      await enforceLimits(deps.db, reply, [[`read:ip:${request.ip}`, deps.limits.readPerIp]], deps.now());
       if (request.query.embed === '1' && wellFormed) {
-        ancestors = (await embedOriginsOf(deps, originOf(request), token)).filter((o) => ORIGIN.test(o));
+        // Unknown, or the gateway unreachable: no framing allowed (the page itself still loads).
+        const origins = await embedOriginsOf(deps, originOf(request), token).catch(() => []);
+        ancestors = origins.filter((o) => ORIGIN.test(o));
       }
       const challengeOrigin = deps.threeDs?.frameOrigin ?? null;
       const logoOrigin = wellFormed ? await logoOriginOf(originOf(request), token) : null;

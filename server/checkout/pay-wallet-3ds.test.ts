@@ -19,6 +19,7 @@ import {
   pay,
   SHOP_ORIGIN,
   WIDGET_HEADERS,
+  withProcessTransaction,
 } from './testing/checkout-world.ts';
 
 let shoppers = 0;
@@ -269,5 +270,35 @@ describe.each(databaseTargets())('pay API: 3-D Secure, saved cards, cancel ($nam
     const token = await createSession(w, { locale: 'es' });
     const res = await w.app.inject({ method: 'GET', url: `/api/checkout/sessions/${token}` });
     expect(res.json()).toMatchObject({ locale: 'es', embedOrigins: [SHOP_ORIGIN, 'http://localhost:4000'] });
+  });
+});
+
+describe('a cancel that wins the race against a pay', () => {
+  it('answers 409 session_canceled, not a decline, and charges nothing', async () => {
+    let cancelFirst: string | null = null;
+    const w = await openCheckoutWorld(await databaseTargets()[0]!.open(), {
+      // Between the checkout's attempt row and the gateway's sale, the shopper's other tab cancels.
+      wrapPort: withProcessTransaction(async (real, params, context) => {
+        if (cancelFirst) {
+          await w.app.inject({
+            method: 'POST',
+            url: `/api/checkout/sessions/${cancelFirst}/cancel`,
+            headers: WIDGET_HEADERS,
+            payload: '{}',
+          });
+        }
+        return real(params, context);
+      }),
+    });
+    try {
+      const token = await createSession(w);
+      cancelFirst = token;
+      const res = await pay(w.app, token, cardBody());
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.code).toBe('session_canceled');
+      expect(await approvedTransactions(w.db, token)).toBe(0);
+    } finally {
+      await w.close();
+    }
   });
 });

@@ -226,9 +226,18 @@ async function settle(
     });
     return paidBody(deps.signer, 'already_paid', payment);
   }
-  if (code === '09' || (code === '12' && /expired/i.test(message))) {
+  // The session changed under the attempt (a cancel or the expiry won the race): not a decline.
+  const closed =
+    code === '12'
+      ? /expired/i.test(message)
+        ? 'session_expired'
+        : /cancel/i.test(message)
+          ? 'session_canceled'
+          : null
+      : null;
+  if (code === '09' || closed) {
     await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
-    throw new PayframeError(code === '09' ? 'payment_in_progress' : 'session_expired');
+    throw new PayframeError(closed ?? 'payment_in_progress');
   }
   if (code === '65' && res.ResponseMessageDetail && res.TransactionID === '0') {
     await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
@@ -259,17 +268,19 @@ export async function cancelSession(
 ): Promise<z.infer<typeof CancelResponse>> {
   const { detail, status } = await sessionDetails(deps, origin, token);
   if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
-  if (status === 'canceled') return { status: 'canceled' };
   if (status === 'paid') throw new PayframeError('session_paid');
   if (status === 'expired') throw new PayframeError('session_expired');
-  const res = await deps.port.CancelHostedPayment({ token }, deps.contexts.service(origin));
-  if (!res.Status) {
-    const after = (await sessionDetails(deps, origin, token)).status;
-    if (after === 'canceled') return { status: 'canceled' };
-    throw new PayframeError(
-      after === 'paid' ? 'session_paid' : after === 'expired' ? 'session_expired' : 'payment_in_progress',
-    );
+  if (status === 'open') {
+    const res = await deps.port.CancelHostedPayment({ token }, deps.contexts.service(origin));
+    const after = res.Status ? 'canceled' : (await sessionDetails(deps, origin, token)).status;
+    if (after !== 'canceled') {
+      throw new PayframeError(
+        after === 'paid' ? 'session_paid' : after === 'expired' ? 'session_expired' : 'payment_in_progress',
+      );
+    }
   }
+  // Also when it was canceled already: a first cancel cut short before these two is finished here
+  // (both are once-only).
   await revokeWalletTokens(deps, token);
   await announceCanceled(deps, token, { amount: detail.Amount, orderNumber: detail.OrderNumber ?? null });
   return { status: 'canceled' };

@@ -72,6 +72,14 @@ export async function announceExpiredSessions(deps: CheckoutDeps, limit = 50): P
       continue;
     }
     if (found.status === 'open') continue;
+    if (found.status === 'canceled') {
+      // Canceled without the checkout announcing it (e.g. CancelHostedPayment over SOAP).
+      await announceCanceled(deps, due.token, {
+        amount: found.detail.Amount ?? null,
+        orderNumber: found.detail.OrderNumber ?? null,
+      });
+      continue;
+    }
     if (found.status !== 'expired') {
       await mark(deps, due.token, null);
       continue;

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../testing/databases.ts';
 import { createCheckout } from './checkout.ts';
+import { defaultContexts } from './gateway-calls.ts';
 import { merchantKeySigner } from './signer.ts';
 import {
   CHECKOUT_SECRET,
@@ -207,6 +208,27 @@ describe.each(databaseTargets())('webhooks ($name)', (target) => {
       amount: '24.99',
       currency: 'USD',
     });
+  });
+
+  it('a session canceled over SOAP, past the checkout, is announced as canceled by the sweep', async () => {
+    hooks = hookServer(0);
+    hookUrl = await hooks.start();
+    const token = await createSession(w, { webhookUrl: hookUrl, orderNumber: 'C-SOAP' });
+    const status = await w.t.gateway.service.CancelHostedPayment(
+      { token },
+      defaultContexts.merchant(
+        { requestId: 'test', remoteAddress: '127.0.0.1', log: w.app.log },
+        w.merchant.authorization,
+      ),
+    );
+    expect(status.Status).toBe(true);
+    clock.advance(2 * 60 * 60 * 1000);
+    await w.checkout.announceExpiredSessions();
+    await w.checkout.deliverWebhooks();
+    const events = hooks.received.map((r) => JSON.parse(r.body));
+    expect(events.map((e) => [e.type, e.data.orderNumber])).toEqual([
+      ['checkout.session.canceled', 'C-SOAP'],
+    ]);
   });
 
   it('does not call private addresses unless allowed (SSRF)', async () => {
