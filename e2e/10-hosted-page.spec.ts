@@ -21,6 +21,8 @@ async function fillCard(page: Page, number: string, cvv = '123') {
 test.describe('hosted payment page', () => {
   test('pays by card and returns to the merchant with a signed redirect', async ({ page, request }) => {
     const s = await createSession(request);
+    // The page's clock, so the 20-second countdown back to the merchant can be run forward.
+    await page.clock.install();
     const response = await page.goto(`/pay/${s.token}`);
     expect(response?.status()).toBe(200);
     const csp = response?.headers()['content-security-policy'] ?? '';
@@ -47,8 +49,9 @@ test.describe('hosted payment page', () => {
     await expect(receipt).toContainText('•••• 4242');
     await expect(receipt).toContainText(s.orderNumber);
     await expect(receipt).toContainText('$25.00');
-    await expect(page.getByRole('timer')).toContainText('Returning to Payframe Demo Store in');
+    await expect(page.getByRole('timer')).toContainText('Returning to Payframe Demo Store in 20 s');
     await expect(page.getByRole('link', { name: 'Return to Payframe Demo Store' })).toBeVisible();
+    await page.clock.runFor(21_000);
 
     const url = (await returned).url();
     const q = new URL(url).searchParams;

@@ -71,7 +71,8 @@ test('the hosted page link: pay on Payframe, come back to the store, the signatu
   await page.locator('#hosted-link').click();
   await expect(page).toHaveURL(new RegExp(`^${PAYFRAME}/pay/cs_`));
   await payByCard(page);
-  await expect(page).toHaveURL(new RegExp(`^${DEMO}/return\\?`), { timeout: 15_000 });
+  await page.getByRole('link', { name: /^Return to / }).click();
+  await expect(page).toHaveURL(new RegExp(`^${DEMO}/return\\?`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment verified');
   await expect(page.locator('#confirmed')).toHaveText('Payframe confirms this session is paid.');
 

@@ -86,6 +86,25 @@ test('Esc pressed inside the form closes the modal too (the form tells the page)
   await expect(page.locator('#open-modal')).toBeFocused();
 });
 
+test('Esc while the payment is under way does not close the modal: the payment is not left unseen', async ({
+  page,
+}) => {
+  // Slow the pay answer down so there is a moment to press Esc while it runs.
+  await page.route('**/api/checkout/sessions/*/pay', async (route) => {
+    const res = await route.fetch();
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.fulfill({ response: res });
+  });
+  await page.goto(`${DEMO}/`);
+  await page.locator('#open-modal').click();
+  const dialog = page.getByRole('dialog', { name: 'Secure checkout' });
+  await payByCard(page.frameLocator('[role=dialog] iframe'));
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#modal-result')).toHaveText(/^Paid \$24\.99/);
+  await expect(dialog).toBeVisible();
+  await expect(page.locator('#events')).not.toContainText('payframe:cancel');
+});
+
 test('pay in the modal: success reaches the callback; closing afterwards is not a cancel', async ({
   page,
 }) => {

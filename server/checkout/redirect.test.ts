@@ -75,5 +75,9 @@ describe.each(databaseTargets())('redirect signature ($name)', (target) => {
     tampered.searchParams.set('amount', '0.01');
     expect(verify(tampered.href, w.merchant.key)).toEqual({ node: 'false', python: 'false' });
     expect(verify(redirectUrl, `${w.merchant.key}x`)).toEqual({ node: 'false', python: 'false' });
+    // A signature of the right length in characters but not in bytes: refused, not thrown.
+    const wide = new URL(redirectUrl);
+    wide.searchParams.set('signature', `é${wide.searchParams.get('signature')!.slice(1)}`);
+    expect(verify(wide.href, w.merchant.key)).toEqual({ node: 'false', python: 'false' });
   });
 });

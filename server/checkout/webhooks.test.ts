@@ -146,6 +146,10 @@ describe.each(databaseTargets())('webhooks ($name)', (target) => {
     const tampered = { ...env, BODY: got!.body.replace('"open"', '"paid"') };
     expect(runNode('webhook-node', node, tampered)).toBe('false');
     expect(runPython('webhook-python', python, tampered)).toBe('false');
+    // A forged v1 of the right length in characters but not in bytes: false, not an exception.
+    const wide = { ...env, SIG: got!.signature.replace(/v1=./, 'v1=é') };
+    expect(runNode('webhook-node', node, wide)).toBe('false');
+    expect(runPython('webhook-python', python, wide)).toBe('false');
   });
 
   it('announces an expired session once', async () => {

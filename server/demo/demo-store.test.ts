@@ -33,6 +33,9 @@ describe('verifyRedirect', () => {
       false,
     );
     expect(verifyRedirect(new URLSearchParams({ ...params, signature: 'abc' }), KEY)).toBe(false);
+    // As many characters as a signature but more bytes: refused, not thrown.
+    const wide = `é${sign(params).slice(1)}`;
+    expect(verifyRedirect(new URLSearchParams({ ...params, signature: wide }), KEY)).toBe(false);
     expect(verifyRedirect(new URLSearchParams(params), KEY)).toBe(false);
   });
 });

@@ -12,7 +12,6 @@ export function verifyRedirect(query: URLSearchParams, transactionKey: string): 
   const signed = SIGNED.map((name) => `${name}=${query.get(name) ?? ''}`).join('\n');
   const expected = crypto.createHmac('sha256', transactionKey).update(signed, 'utf8').digest('hex');
   const given = query.get('signature') ?? '';
-  return (
-    given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))
-  );
+  // The shape first: timingSafeEqual throws on byte lengths that differ (a non-ASCII character).
+  return /^[0-9a-f]{64}$/.test(given) && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 }

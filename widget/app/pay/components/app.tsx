@@ -57,9 +57,19 @@ export function App({ token, params, embed }: Props) {
   const show = (s: WidgetSession) => {
     setSession(s);
     if (s.status === 'open') setScreen({ kind: 'form' });
-    else if (s.status === 'paid' && s.receipt)
+    else if (s.status === 'paid' && s.receipt) {
       setScreen({ kind: 'paid', receipt: s.receipt, redirectUrl: s.redirectUrl ?? null, fresh: false });
-    else if (s.status === 'canceled') setScreen({ kind: 'canceled' });
+      // The host page may not know yet (its first try lost the answer, or the modal was closed).
+      embed?.send({
+        type: 'success',
+        data: {
+          transactionId: s.receipt.transactionId,
+          orderNumber: s.receipt.orderNumber,
+          amount: s.receipt.amount,
+          status: 'already_paid',
+        },
+      });
+    } else if (s.status === 'canceled') setScreen({ kind: 'canceled' });
     else {
       setScreen({ kind: 'expired' });
       embed?.send({ type: 'expired' });
@@ -71,7 +81,9 @@ export function App({ token, params, embed }: Props) {
     const first = languageFor([asked, ...navigator.languages]);
     const res = await api.load();
     if (!res.ok) {
-      setI18n(await first);
+      const chosen = await first;
+      setI18n(chosen);
+      document.documentElement.lang = chosen.lang;
       return setScreen({ kind: res.kind === 'http' && res.status === 404 ? 'not-found' : 'load-failed' });
     }
     const s = res.data;
@@ -91,14 +103,34 @@ export function App({ token, params, embed }: Props) {
 
   useEffect(() => void load(), []);
 
-  // The form turns into "expired" by itself when the session's time is up.
+  // The form turns into "expired" by itself when the session's time is up; if the server still says
+  // open (this device's clock runs ahead) or cannot be reached, it asks again a little later.
+  const [expiryCheck, setExpiryCheck] = useState(0);
   useEffect(() => {
     if (screen.kind !== 'form' || !session?.expiresAt) return;
     const ms = new Date(session.expiresAt).getTime() - Date.now();
     if (!(ms < 2 ** 31 - 1)) return;
-    const id = setTimeout(() => void api.load().then((r) => r.ok && show(r.data)), Math.max(ms, 0) + 1000);
+    const id = setTimeout(
+      () =>
+        void api.load().then((r) => {
+          if (r.ok && r.data.status !== 'open') show(r.data);
+          else setExpiryCheck((n) => n + 1);
+        }),
+      ms > 0 ? ms + 1000 : 5000,
+    );
     return () => clearTimeout(id);
-  }, [screen.kind, session?.expiresAt]);
+  }, [screen.kind, session?.expiresAt, expiryCheck]);
+
+  // Esc while a payment or a bank check is under way must not close a modal around the form: the
+  // payment would go on unseen (embed.ts tells the host page about Esc only when not prevented).
+  useEffect(() => {
+    if (!busy && screen.kind !== 'challenge') return;
+    const hold = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') e.preventDefault();
+    };
+    document.addEventListener('keydown', hold, true);
+    return () => document.removeEventListener('keydown', hold, true);
+  }, [busy, screen.kind]);
 
   const amount = session ? formatMoney(session.amount, session.currency, lang) : '';
   const merchant = session?.merchant.name ?? null;
@@ -135,11 +167,13 @@ export function App({ token, params, embed }: Props) {
       return;
     }
     if (res.kind === 'network') return fail(t(res.status === 0 ? 'networkError' : 'serverError'));
-    if (res.status === 400 && res.error.fields?.length) {
-      const p = serverProblems(res.error.fields);
+    const p = res.status === 400 && res.error.fields?.length ? serverProblems(res.error.fields) : null;
+    if (p && p.count > 0) {
       setProblems(p);
       setAlert({ text: p.count === 1 ? t('errSummaryOne') : t('errSummaryMany', { n: p.count }) });
-      setTimeout(() => focusFirstInvalid(document.querySelector('form')), 0);
+      // The form on show (the card form stays in the page, hidden, while the bank form is used).
+      const shown = [...document.querySelectorAll('form')].find((f) => f.offsetParent !== null) ?? null;
+      setTimeout(() => focusFirstInvalid(shown), 0);
       return;
     }
     if (res.status === 404) return setScreen({ kind: 'not-found' });
@@ -384,7 +418,7 @@ export function App({ token, params, embed }: Props) {
                 </button>
               </div>
             ) : (
-              <button type="button" class="pf-link" onClick={() => setConfirmCancel(true)}>
+              <button type="button" class="pf-link" disabled={busy} onClick={() => setConfirmCancel(true)}>
                 {t('cancel')}
               </button>
             )}

@@ -8,7 +8,11 @@ import type { Receipt as ReceiptData } from '../../../../shared/checkout/index.t
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 
-const COUNTDOWN_S = 5;
+/**
+ * Long enough for anyone to stop it (WCAG 2.2.1: at least 20 s to extend a time limit with a simple
+ * action, here "Stay on this page"); the "Return to …" button goes at once.
+ */
+const COUNTDOWN_S = 20;
 
 interface Props {
   receipt: ReceiptData;
