@@ -6,7 +6,7 @@
  * Styles go through the CSSOM, which a merchant CSP without 'unsafe-inline' still allows.
  */
 import type { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
-import { createWidget, type Instance, type MountOptions } from './widget.ts';
+import { createWidget, type Instance, isSpanish, type MountOptions } from './widget.ts';
 
 let closeCurrent: (() => void) | null = null;
 
@@ -20,7 +20,7 @@ const matches = (query: string) => matchMedia(query).matches;
 
 export function openModal(payframeOrigin: string, options: MountOptions): Instance {
   if (closeCurrent) closeCurrent();
-  const spanish = /^es\b/i.test(options.locale || '');
+  const spanish = isSpanish(options);
   const mode = options.theme && options.theme.mode;
   const dark = mode === 'dark' || (mode !== 'light' && matches('(prefers-color-scheme: dark)'));
   const fg = dark ? '#f2f2f7' : '#1c1c1e';

@@ -52,6 +52,10 @@ export function frameUrl(payframeOrigin: string, options: MountOptions, instance
   return `${payframeOrigin}/pay/${options.session}?${q}`;
 }
 
+/** Spanish for the loader's own words: the widget's locale, else the host page's language. */
+export const isSpanish = (options: MountOptions) =>
+  /^es/i.test(options.locale || document.documentElement.lang);
+
 export function createWidget(
   payframeOrigin: string,
   host: HTMLElement,
@@ -65,7 +69,7 @@ export function createWidget(
   const id = randomId();
   const iframe = document.createElement('iframe');
   iframe.src = frameUrl(payframeOrigin, options, id);
-  iframe.title = 'Secure payment form';
+  iframe.title = isSpanish(options) ? 'Formulario de pago seguro' : 'Secure payment form';
   iframe.allow = 'payment';
   iframe.setAttribute('scrolling', 'no');
   // Until the first resize message: room for the form's skeleton rather than a 150px sliver.

@@ -184,7 +184,9 @@ export function App({ token, params, embed }: Props) {
       return fail(t('busyError'));
     }
     if (res.status === 429) return fail(t('rateLimited'));
-    fail(res.error.message || t('serverError'));
+    // The server's messages are English: shoppers get their own language, the host page the code.
+    if (res.status === 401) return fail(t('errWalletExpired'));
+    fail(t('serverError'));
   };
 
   const pay = async (body: PayBody, wallet?: string) => {

@@ -97,6 +97,7 @@ export const en = {
   savedCards: 'Saved cards',
   noSavedCards: 'You have no saved cards. Please enter your card below.',
   useAnother: 'Use another card',
+  errWalletExpired: 'Your saved cards are locked again. Ask for a new code to use them.',
 } satisfies Record<string, string>;
 
 export type Messages = typeof en;

@@ -100,6 +100,7 @@ export const messages: Messages = {
   savedCards: 'Tarjetas guardadas',
   noSavedCards: 'No tiene tarjetas guardadas. Introduzca su tarjeta a continuación.',
   useAnother: 'Usar otra tarjeta',
+  errWalletExpired: 'Sus tarjetas guardadas están bloqueadas de nuevo. Pida un código nuevo para usarlas.',
 };
 
 export const declines: DeclineMessages = {
