@@ -106,6 +106,20 @@ export async function completeKey(
 }
 
 /** Frees a key whose request did not run to an answer worth replaying (IDEM-4, IDEM-6). */
+/** The stored answer of a completed key with this fingerprint, without claiming anything; else null. */
+export async function storedAnswer(
+  q: Queryable,
+  scope: KeyScope,
+  fingerprint: string,
+): Promise<string | null> {
+  const { rows } = await q.query<{ body: string | null }>(
+    `select body from checkout_idempotency
+     where session_token = $1 and endpoint = $2 and key = $3 and fingerprint = $4 and state = 'completed'`,
+    [scope.sessionToken, scope.endpoint, scope.key, fingerprint],
+  );
+  return rows[0]?.body ?? null;
+}
+
 export async function releaseKey(q: Queryable, scope: KeyScope): Promise<void> {
   await q.query(
     `delete from checkout_idempotency

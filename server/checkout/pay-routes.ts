@@ -14,7 +14,7 @@ import type { CallOrigin } from './deps.ts';
 import { fieldErrors, parseOr400 } from './field-errors.ts';
 import type { Payer } from './gateway-calls.ts';
 import { walletContact } from './otp.ts';
-import { cancelSession, paySession } from './pay.ts';
+import { cancelSession, paySession, replayedAnswer } from './pay.ts';
 import { CHALLENGE_ID } from './three-ds-results.ts';
 import { enforceLimits } from './rate-limit.ts';
 import { loadWidgetSession } from './session-view.ts';
@@ -73,7 +73,13 @@ export async function checkoutApiRoutes(
       // A saved card needs the wallet credential of this session (a verified one-time code).
       const header = request.headers[WALLET_HEADER];
       const contact = typeof header === 'string' ? await walletContact(deps, token, header) : null;
-      if (!contact) throw new PayframeError('unauthorized', 'Verify a one-time code to use the saved cards.');
+      if (!contact) {
+        const replay = await replayedAnswer(deps, token, key.data, body);
+        if (!replay)
+          throw new PayframeError('unauthorized', 'Verify a one-time code to use the saved cards.');
+        reply.header('idempotent-replayed', 'true');
+        return reply.code(200).type('application/json; charset=utf-8').send(replay.json);
+      }
       wallet = contact;
     }
     const answer = await paySession(deps, originOf(request), token, key.data, body, wallet);

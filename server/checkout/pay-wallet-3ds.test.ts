@@ -15,6 +15,7 @@ import {
   cardBody,
   type CheckoutWorld,
   createSession,
+  newKey,
   openCheckoutWorld,
   pay,
   SHOP_ORIGIN,
@@ -181,9 +182,18 @@ describe.each(databaseTargets())('pay API: 3-D Secure, saved cards, cancel ($nam
           .statusCode,
       ).toBe(400);
 
-      const paid = await pay(w.app, second, body, { headers: { 'x-payframe-wallet': wallet } });
+      const key = newKey();
+      const paid = await pay(w.app, second, body, { key, headers: { 'x-payframe-wallet': wallet } });
       expect(paid.json()).toMatchObject({ status: 'succeeded', receipt: { maskedCard: '•••• 4444' } });
       expect(await approvedTransactions(w.db, second)).toBe(1);
+
+      // The answer was lost; the retry comes after the wallet credential ended with the session:
+      // the same key still gets the stored outcome, byte for byte; another key gets nothing.
+      const retry = await pay(w.app, second, body, { key });
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(paid.body);
+      expect((await pay(w.app, second, body)).statusCode).toBe(401);
     });
 
     it("a wallet credential works on its own session only, and a saved card does not pay without the shopper's code", async () => {

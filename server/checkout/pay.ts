@@ -30,7 +30,14 @@ import {
 } from './attempts.ts';
 import type { CallOrigin, CheckoutDeps } from './deps.ts';
 import { brandingOf, type Payer, saleRequest, sessionDetails, transactionIdIn } from './gateway-calls.ts';
-import { claimKey, completeKey, fingerprintOf, type KeyScope, releaseKey } from './idempotency.ts';
+import {
+  claimKey,
+  completeKey,
+  fingerprintOf,
+  type KeyScope,
+  releaseKey,
+  storedAnswer,
+} from './idempotency.ts';
 import { PAY_ENDPOINT, recoverAttempt, recoverAttempts } from './recovery.ts';
 import { paidBody } from './redirect.ts';
 import { revokeWalletTokens } from './otp.ts';
@@ -56,6 +63,21 @@ const REFUSED = new Set([
 
 function isStale(deps: CheckoutDeps, since: Date): boolean {
   return deps.now().getTime() - since.getTime() > deps.staleAttemptMs;
+}
+
+/**
+ * The answer already stored for this key and body, if any: a saved-card retry whose wallet
+ * credential has since expired still gets its outcome (IDEM-2), not a 401.
+ */
+export async function replayedAnswer(
+  deps: CheckoutDeps,
+  token: string,
+  key: string,
+  body: PayBody,
+): Promise<PayAnswer | null> {
+  const scope: KeyScope = { sessionToken: token, endpoint: PAY_ENDPOINT, key };
+  const json = await storedAnswer(deps.db, scope, fingerprintOf(deps.secret, PAY_ENDPOINT, body));
+  return json === null ? null : { json, replayed: true };
 }
 
 export async function paySession(
