@@ -34,6 +34,37 @@ test('3-D Secure: a failed challenge, then Authenticate inside the page pays', a
   expect(view.maskedCard).toMatch(/3220$/);
 });
 
+test('3-D Secure: the answer to the authenticated pay is lost; Pay again resends it under its key, no new challenge', async ({
+  page,
+  request,
+}) => {
+  const s = await createSession(request);
+  await page.goto(`/pay/${s.token}`);
+  const sent: { key: string; threeDs: boolean }[] = [];
+  let lost = false;
+  await page.route('**/api/checkout/sessions/*/pay', async (route) => {
+    const threeDs = 'threeDSecure' in JSON.parse(route.request().postData() ?? '{}');
+    sent.push({ key: route.request().headers()['idempotency-key'] ?? '', threeDs });
+    const res = await route.fetch();
+    if (threeDs && !lost) {
+      lost = true; // charged, but the page never hears it
+      return route.abort('connectionreset');
+    }
+    return route.fulfill({ response: res });
+  });
+  await payCard(page, '4000000000003220');
+  await page
+    .frameLocator('iframe[title="Bank verification"]')
+    .getByRole('button', { name: 'Authenticate' })
+    .click();
+  await expect(page.getByRole('alert')).toContainText(/connection/i);
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  expect(sent.map((r) => r.threeDs)).toEqual([false, true, true]);
+  expect(sent[2]!.key).toBe(sent[1]!.key);
+  expect((await merchantView(request, s.token)).status).toBe('paid');
+});
+
 test('pays from a bank account (ACH)', async ({ page, request }) => {
   const s = await createSession(request);
   await page.goto(`/pay/${s.token}`);

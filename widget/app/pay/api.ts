@@ -92,13 +92,14 @@ export function challengeResult(resultUrl: string): Promise<Result<ChallengeResu
 
 /**
  * Pays without ever charging twice (security-requirements.md IDEM-8): one key per attempt, reused
- * for the same details after a network failure or 5xx (the server replays or recovers), replaced
- * after a definitive answer or when the details change. The key stays in memory only: a reload
+ * for the same details after a network failure or 5xx (the server replays or recovers) — with the
+ * 3-D Secure result it carried, so no second challenge —, replaced after a definitive answer or
+ * when the details change. The key stays in memory only: a reload
  * empties the form, and the server refuses a second payment of the session anyway (IDEM-7).
  */
 export class Payer {
-  private key: string | null = null;
-  private keyFor = '';
+  /** The attempt whose outcome is not known yet: its key, and the body it was sent with. */
+  private pending: { key: string; details: string; body: PayBody } | null = null;
   private busy = false;
 
   constructor(private readonly api: SessionApi) {}
@@ -107,15 +108,16 @@ export class Payer {
     if (this.busy) return null; // a second click while the first is in flight
     this.busy = true;
     try {
-      const details = JSON.stringify([body, wallet ?? '']);
-      if (this.key === null || details !== this.keyFor) {
-        this.key = newKey();
-        this.keyFor = details;
-      }
-      const res = await this.api.pay(body, this.key, wallet);
+      // The same details are the same attempt, also when the form no longer carries the 3-D Secure
+      // result the attempt was sent with: it is sent again as it was, under its key.
+      const { threeDSecure: _result, ...rest } = body as PayBody & { threeDSecure?: unknown };
+      const details = JSON.stringify([rest, wallet ?? '']);
+      if (this.pending?.details !== details) this.pending = { key: newKey(), details, body };
+      const attempt = this.pending;
+      const res = await this.api.pay(attempt.body, attempt.key, wallet);
       // A definitive answer: the next attempt is a new one. A 4xx did not use the key up either,
       // except 409: the first request still holds the key, and its answer will be replayed.
-      if (res.ok || (res.kind === 'http' && res.status !== 409)) this.key = null;
+      if (res.ok || (res.kind === 'http' && res.status !== 409)) this.pending = null;
       return res;
     } finally {
       this.busy = false;
