@@ -21,6 +21,8 @@ test('3-D Secure: a failed challenge, then Authenticate inside the page pays', a
   const bank = page.frameLocator('iframe[title="Bank verification"]');
   await bank.getByRole('button', { name: 'Fail authentication' }).click();
   await expect(page.getByRole('alert')).toContainText('Your bank could not verify this payment.');
+  // The bank's frame that had the focus is gone: the message takes it.
+  await expect(page.getByTestId('alert').locator('.pf-alert')).toBeFocused();
   expect((await merchantView(request, s.token)).status).toBe('open');
 
   // The details are still there: Pay again, and authenticate this time.

@@ -102,7 +102,10 @@ test('cancel: asks first, then the session can no longer be paid', async ({ page
   const s = await createSession(request);
   await page.goto(`/pay/${s.token}`);
   await page.getByRole('button', { name: 'Cancel payment' }).click();
-  await page.getByRole('button', { name: 'No, continue paying' }).click();
+  // Focus follows the question and the answer (the control that had it is replaced each time).
+  await expect(page.getByRole('button', { name: 'No, continue paying' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Cancel payment' })).toBeFocused();
   await expect(page.getByLabel('Card number')).toBeVisible();
   await page.getByRole('button', { name: 'Cancel payment' }).click();
   await page.getByRole('button', { name: 'Yes, cancel the payment' }).click();

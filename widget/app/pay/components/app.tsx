@@ -35,6 +35,11 @@ interface Props {
   embed: Embed | null;
 }
 
+/** Focus for a control that appears on the next render, when the one that had it went away. */
+function focusSoon(selector: string): void {
+  setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
+}
+
 async function languageFor(candidates: (string | null | undefined)[]): Promise<I18n> {
   return loadI18n(pickLang(candidates)).catch(() => english);
 }
@@ -215,6 +220,7 @@ export function App({ token, params, embed }: Props) {
       await pay({ ...body, threeDSecure }, wallet);
     } else {
       fail(t(r.status === 'expired' ? 'tdsExpired' : 'tdsFailed'));
+      focusSoon('.pf-alert'); // the challenge that had the focus is gone
     }
   };
 
@@ -336,7 +342,7 @@ export function App({ token, params, embed }: Props) {
         <div hidden={screen.kind === 'challenge'} class="pf-pay-area">
           <div class="pf-alert-region" role="alert" data-testid="alert">
             {alert ? (
-              <div class="pf-alert">
+              <div class="pf-alert" tabIndex={-1}>
                 {alert.title ? <strong>{alert.title}. </strong> : null}
                 {alert.text}
               </div>
@@ -370,6 +376,7 @@ export function App({ token, params, embed }: Props) {
               onClose={() => {
                 setWalletOpen(false);
                 setAlert(null);
+                focusSoon('.pf-use-saved');
               }}
             >
               {payButton}
@@ -415,12 +422,27 @@ export function App({ token, params, embed }: Props) {
                 <button type="button" class="pf-link" onClick={() => void cancel()}>
                   {t('cancelYes')}
                 </button>{' '}
-                <button type="button" class="pf-link" onClick={() => setConfirmCancel(false)}>
+                <button
+                  type="button"
+                  class="pf-link pf-cancel-no"
+                  onClick={() => {
+                    setConfirmCancel(false);
+                    focusSoon('.pf-cancel-link');
+                  }}
+                >
                   {t('cancelNo')}
                 </button>
               </div>
             ) : (
-              <button type="button" class="pf-link" disabled={busy} onClick={() => setConfirmCancel(true)}>
+              <button
+                type="button"
+                class="pf-link pf-cancel-link"
+                disabled={busy}
+                onClick={() => {
+                  setConfirmCancel(true);
+                  focusSoon('.pf-cancel-no'); // the safe answer, where the question appears
+                }}
+              >
                 {t('cancel')}
               </button>
             )}
