@@ -137,3 +137,23 @@ test('the loader takes Payframe’s origin from its own script URL, not from the
     `${PAYFRAME}/checkout.js`,
   );
 });
+
+test('auto-mount follows the page: a new session on the element remounts the widget with it', async ({
+  page,
+}) => {
+  await page.goto(`${DEMO}/`);
+  await expectReady(page, 'embedded');
+  const newToken = async () =>
+    page.evaluate(async () => {
+      const res = await fetch('/api/checkout-session', { method: 'POST' });
+      return ((await res.json()) as { token: string }).token;
+    });
+  const token = await newToken();
+  await page.evaluate((t) => {
+    document.querySelector('#embedded')!.setAttribute('data-payframe-session', t);
+  }, token);
+  await expect(page.locator('#embedded iframe')).toHaveCount(1);
+  await expect
+    .poll(async () => new URL((await page.locator('#embedded iframe').getAttribute('src'))!).pathname)
+    .toBe(`/pay/${token}`);
+});

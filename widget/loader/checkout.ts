@@ -44,10 +44,22 @@ if (!window.Payframe) {
     return instance;
   };
 
+  // Hosts mounted from their attribute, and the session they were mounted with.
+  const auto = new Map<HTMLElement, string | undefined>();
+
   const scan = () => {
+    // A host taken out of the page, or given another session, lets its widget go (listener, frame).
+    auto.forEach((session, host) => {
+      if (!host.isConnected || host.dataset.payframeSession !== session) {
+        mounted.get(host)?.destroy();
+        mounted.delete(host);
+        auto.delete(host);
+      }
+    });
     document.querySelectorAll<HTMLElement>('[data-payframe-session]').forEach((host) => {
       if (mounted.has(host)) return;
       const d = host.dataset;
+      auto.set(host, d.payframeSession);
       try {
         mount(host, {
           session: d.payframeSession ?? '',
@@ -65,6 +77,11 @@ if (!window.Payframe) {
   // An async script may run before or after the document is parsed; elements added later count too.
   scan();
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan);
-  new MutationObserver(scan).observe(document.documentElement, { childList: true, subtree: true });
+  new MutationObserver(scan).observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['data-payframe-session'],
+  });
   dispatchEvent(new Event('payframe:loaded'));
 }
