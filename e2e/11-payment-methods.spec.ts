@@ -9,7 +9,12 @@ async function payCard(page: Page, number: string, options: { save?: boolean } =
   await page.getByLabel('Card number').fill(number);
   await page.getByLabel('Expiration date').fill(futureExpiry());
   await page.getByLabel('Security code').fill('123');
-  if (options.save) await page.getByLabel('Save this card for faster checkout').check();
+  if (options.save) {
+    const box = page.getByLabel('Save this card for faster checkout');
+    // The shopper sees whose wallet it joins before agreeing.
+    await expect(box).toHaveAccessibleDescription(/^Saved for .•••@example\.com: /);
+    await box.check();
+  }
   await page.getByRole('button', { name: /^Pay/ }).click();
 }
 

@@ -139,15 +139,10 @@ export function saleRequest(token: string, body: PayBody, payer: Payer): Request
         }
       : {};
   if (body.method === 'card') {
-    // "Save this card": CreateToken with the session's contacts puts it in the shopper's wallet.
-    const save =
-      body.saveCard && (payer.email || payer.phone)
-        ? {
-            CreateToken: true,
-            ...(payer.email ? { Email: payer.email } : {}),
-            ...(payer.phone ? { Phone: payer.phone } : {}),
-          }
-        : {};
+    // "Save this card": CreateToken with the session's e-mail puts it in that shopper's wallet —
+    // the address the page shows beside the checkbox, and only that one (not the phone, which the
+    // shopper was not shown).
+    const save = body.saveCard && payer.email ? { CreateToken: true, Email: payer.email } : {};
     return {
       ...base,
       ...save,

@@ -223,6 +223,20 @@ describe.each(databaseTargets())('pay API: 3-D Secure, saved cards, cancel ($nam
       expect(await approvedTransactions(w.db, theirs)).toBe(0);
     });
 
+    it('"save this card" saves for the e-mail shown beside the checkbox, not for the phone', async () => {
+      const email = newEmail();
+      const phone = `+1415555${String(2000 + shoppers).padStart(4, '0')}`;
+      const first = await createSession(w, { shopper: { email, phone } });
+      expect((await pay(w.app, first, cardBody('4242424242424242', { saveCard: true }))).json().status).toBe(
+        'succeeded',
+      );
+      const second = await createSession(w, { orderNumber: 'P-2', shopper: { email, phone } });
+      expect((await post(second, 'wallet/send-code', { phone })).statusCode).toBe(202);
+      await w.t.gateway.deps.notifier.flush();
+      expect(await listOutbox(w.db, { to: phone })).toEqual([]); // the phone holds no wallet
+      expect(await walletToken(second, email)).toMatch(/^wt_/); // the e-mail does
+    });
+
     it('without a contact on the session, "save this card" pays and saves nothing', async () => {
       const token = await createSession(w, { shopper: { firstName: 'Ada' } });
       const res = (await pay(w.app, token, cardBody('4242424242424242', { saveCard: true }))).json();

@@ -395,7 +395,7 @@ export function App({ token, params, embed }: Props) {
             <CardForm
               initialName={name}
               initialZip={s.shopper.zipCode ?? ''}
-              canSave={Boolean(s.shopper.email)}
+              saveFor={s.shopper.email}
               serverProblems={problems.card}
               onSubmit={(b) => void pay(b)}
               onInvalid={invalid}

@@ -18,10 +18,17 @@ import { useI18n } from '../i18n/context.ts';
 import { Field } from './field.tsx';
 import { useFormState } from './form-state.ts';
 
+/** "ada@example.com" → "a•••@example.com": enough to recognise, not to read out over a shoulder. */
+function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at > 0 ? `${email[0]}•••${email.slice(at)}` : '•••';
+}
+
 interface Props {
   initialName: string;
   initialZip: string;
-  canSave: boolean;
+  /** The session's e-mail when the card may be saved to that shopper's wallet; else null. */
+  saveFor: string | null;
   serverProblems: Problems<CardValues>;
   onSubmit: (body: PayBody) => void;
   onInvalid: (count: number) => void;
@@ -45,7 +52,7 @@ function reformat(el: HTMLInputElement, format: (v: string) => string): string {
 export function CardForm({
   initialName,
   initialZip,
-  canSave,
+  saveFor,
   serverProblems,
   onSubmit,
   onInvalid,
@@ -157,15 +164,22 @@ export function CardForm({
         problem={shown('zip')}
         onInput={(e) => set('zip', e.currentTarget.value)}
       />
-      {canSave ? (
+      {saveFor ? (
         <div class="pf-check">
           <input
             id="save-card"
             type="checkbox"
             checked={save}
+            aria-describedby="save-card-hint"
             onChange={(e) => setSave(e.currentTarget.checked)}
           />
-          <label for="save-card">{t('saveCard')}</label>
+          <div>
+            <label for="save-card">{t('saveCard')}</label>
+            {/* Whose wallet it joins: the shopper sees the address before agreeing. */}
+            <p class="pf-hint" id="save-card-hint">
+              {t('saveCardHint', { to: maskEmail(saveFor) })}
+            </p>
+          </div>
         </div>
       ) : null}
       {children}

@@ -25,6 +25,7 @@ export const en = {
   zip: 'ZIP or postal code',
   optional: 'optional',
   saveCard: 'Save this card for faster checkout',
+  saveCardHint: 'Saved for {to}: next time, a code sent there unlocks it.',
   routingNumber: 'Routing number',
   routingHint: '9 digits',
   accountNumber: 'Account number',

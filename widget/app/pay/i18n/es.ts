@@ -27,6 +27,7 @@ export const messages: Messages = {
   zip: 'Código postal',
   optional: 'opcional',
   saveCard: 'Guardar esta tarjeta para pagar más rápido',
+  saveCardHint: 'Se guarda para {to}: la próxima vez, un código enviado allí la desbloquea.',
   routingNumber: 'Número de ruta bancaria',
   routingHint: '9 dígitos',
   accountNumber: 'Número de cuenta',
