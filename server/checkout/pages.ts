@@ -78,16 +78,19 @@ export async function payPageRoutes(
     async (request, reply) => {
       const { token } = request.params;
       const wellFormed = SESSION_TOKEN_PATTERN.test(token);
-      let ancestors: string[] = [];
       // Each load asks the gateway: limited per address like the session load it leads to.
       await enforceLimits(deps.db, reply, [[`read:ip:${request.ip}`, deps.limits.readPerIp]], deps.now());
-      if (request.query.embed === '1' && wellFormed) {
-        // Unknown, or the gateway unreachable: no framing allowed (the page itself still loads).
-        const origins = await embedOriginsOf(deps, originOf(request), token).catch(() => []);
-        ancestors = origins.filter((o) => ORIGIN.test(o));
-      }
+      const origin = originOf(request);
+      // The two gateway questions at once. Unknown, or the gateway unreachable: no framing allowed
+      // and no logo (the page itself still loads and says what it can).
+      const [origins, logoOrigin] = await Promise.all([
+        request.query.embed === '1' && wellFormed
+          ? embedOriginsOf(deps, origin, token).catch((): string[] => [])
+          : [],
+        wellFormed ? logoOriginOf(origin, token) : null,
+      ]);
+      const ancestors = origins.filter((o) => ORIGIN.test(o));
       const challengeOrigin = deps.threeDs?.frameOrigin ?? null;
-      const logoOrigin = wellFormed ? await logoOriginOf(originOf(request), token) : null;
       reply
         .header('content-security-policy', payPageCsp(ancestors, challengeOrigin, logoOrigin))
         .header('cache-control', 'no-store');

@@ -12,6 +12,15 @@ type Payload =
   | { type: 'error'; data: { code: string; message: string } }
   | { type: 'resize'; height: number };
 
+/** What the host page hears of a payment: the receipt's public facts, never card data. */
+export function successMessage(
+  receipt: { transactionId: string | null; orderNumber: string | null; amount: string },
+  status: EmbedSuccess['status'],
+): Payload {
+  const { transactionId, orderNumber, amount } = receipt;
+  return { type: 'success', data: { transactionId, orderNumber, amount, status } };
+}
+
 export interface Embed {
   send: (p: Payload) => void;
   /** The registered origins are known once the session is loaded; nothing is sent before. */

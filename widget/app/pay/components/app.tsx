@@ -10,7 +10,7 @@ import type {
   WidgetSession,
 } from '../../../../shared/checkout/index.ts';
 import { type ChallengeResult, Payer, type Result, sessionApi } from '../api.ts';
-import type { Embed } from '../embed.ts';
+import { type Embed, successMessage } from '../embed.ts';
 import { formatMoney } from '../format.ts';
 import { I18nContext } from '../i18n/context.ts';
 import { english, type I18n, loadI18n, pickLang } from '../i18n/index.ts';
@@ -18,7 +18,8 @@ import { NO_PROBLEMS, serverProblems } from '../server-problems.ts';
 import { AchForm } from './ach-form.tsx';
 import { CardForm } from './card-form.tsx';
 import { Challenge } from './challenge.tsx';
-import { focusFirstInvalid } from './field.tsx';
+import { CancelControl } from './cancel-control.tsx';
+import { focusFirstInvalid, focusSoon } from './field.tsx';
 import { Header } from './header.tsx';
 import { Notice } from './notice.tsx';
 import { Receipt } from './receipt.tsx';
@@ -33,11 +34,6 @@ interface Props {
   token: string;
   params: URLSearchParams;
   embed: Embed | null;
-}
-
-/** Focus for a control that appears on the next render, when the one that had it went away. */
-function focusSoon(selector: string): void {
-  setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
 }
 
 async function languageFor(candidates: (string | null | undefined)[]): Promise<I18n> {
@@ -55,7 +51,6 @@ export function App({ token, params, embed }: Props) {
   const [busy, setBusy] = useState(false);
   const [alert, setAlert] = useState<{ title?: string; text: string } | null>(null);
   const [problems, setProblems] = useState(NO_PROBLEMS);
-  const [confirmCancel, setConfirmCancel] = useState(false);
   const { t, lang } = i18n;
   const asked = params.get('locale');
 
@@ -65,15 +60,7 @@ export function App({ token, params, embed }: Props) {
     else if (s.status === 'paid' && s.receipt) {
       setScreen({ kind: 'paid', receipt: s.receipt, redirectUrl: s.redirectUrl ?? null, fresh: false });
       // The host page may not know yet (its first try lost the answer, or the modal was closed).
-      embed?.send({
-        type: 'success',
-        data: {
-          transactionId: s.receipt.transactionId,
-          orderNumber: s.receipt.orderNumber,
-          amount: s.receipt.amount,
-          status: 'already_paid',
-        },
-      });
+      embed?.send(successMessage(s.receipt, 'already_paid'));
     } else if (s.status === 'canceled') setScreen({ kind: 'canceled' });
     else {
       setScreen({ kind: 'expired' });
@@ -159,15 +146,7 @@ export function App({ token, params, embed }: Props) {
           redirectUrl: d.redirectUrl,
           fresh: d.status === 'succeeded',
         });
-        embed?.send({
-          type: 'success',
-          data: {
-            transactionId: d.receipt.transactionId,
-            orderNumber: d.receipt.orderNumber,
-            amount: d.receipt.amount,
-            status: d.status,
-          },
-        });
+        embed?.send(successMessage(d.receipt, d.status));
       }
       return;
     }
@@ -225,7 +204,6 @@ export function App({ token, params, embed }: Props) {
   };
 
   const cancel = async () => {
-    setConfirmCancel(false);
     const res = await api.cancel();
     if (res.ok) {
       setScreen({ kind: 'canceled' });
@@ -415,38 +393,7 @@ export function App({ token, params, embed }: Props) {
               {payButton}
             </AchForm>
           ) : null}
-          <div class="pf-cancel">
-            {confirmCancel ? (
-              <div role="group" aria-labelledby="cancel-q">
-                <p id="cancel-q">{t('cancelQuestion')}</p>
-                <button type="button" class="pf-link" onClick={() => void cancel()}>
-                  {t('cancelYes')}
-                </button>{' '}
-                <button
-                  type="button"
-                  class="pf-link pf-cancel-no"
-                  onClick={() => {
-                    setConfirmCancel(false);
-                    focusSoon('.pf-cancel-link');
-                  }}
-                >
-                  {t('cancelNo')}
-                </button>
-              </div>
-            ) : (
-              <button
-                type="button"
-                class="pf-link pf-cancel-link"
-                disabled={busy}
-                onClick={() => {
-                  setConfirmCancel(true);
-                  focusSoon('.pf-cancel-no'); // the safe answer, where the question appears
-                }}
-              >
-                {t('cancel')}
-              </button>
-            )}
-          </div>
+          <CancelControl disabled={busy} onConfirm={() => void cancel()} />
         </div>
       </>
     );

@@ -52,6 +52,11 @@ export function Field({ id, label, hint, problem, aside, class: cls, ...input }:
 }
 
 /** Moves focus to the first invalid input of a form (after a failed submit). */
+/** Focus for a control that appears on the next render, when the one that had it went away. */
+export function focusSoon(selector: string): void {
+  setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
+}
+
 export function focusFirstInvalid(form: HTMLElement | null): void {
   const first = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
   first?.focus();
