@@ -1,8 +1,8 @@
 /**
- * Every attack row has a test or a written reason: both tables are read from ../shared/reference at
- * test time (security-requirements.md §7, asmx-compatibility.md §2) and compared with
- * attack-coverage.ts. A named test must exist as an `it()`/`test()` title in its file (read with the
- * TypeScript parser, so comments and strings elsewhere do not count), and must not be skipped.
+ * Every attack row has a test or a written reason: both attack tables are read from docs/security.md
+ * at test time and compared with attack-coverage.ts. A named test must exist as an `it()`/`test()`
+ * title in its file (read with the TypeScript parser, so comments and strings elsewhere do not
+ * count), and must not be skipped.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,44 +12,56 @@ import { describe, expect, it } from 'vitest';
 import { type AttackTable, attackCoverage, type Coverage } from './attack-coverage.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const SECURITY_DOC = 'docs/security.md';
 
-const TABLES: Record<AttackTable, { file: string; heading: RegExp }> = {
+const TABLES: Record<AttackTable, { heading: string; header: readonly string[] }> = {
   payframe: {
-    file: 'shared/reference/security-requirements.md',
-    heading: /^## 7\. Attack and bad-input table/,
+    heading: '## Attack table: checkout, widget and gateway',
+    header: ['#', 'Attack or bad input', 'Safe outcome'],
   },
-  xml: { file: 'shared/reference/asmx-compatibility.md', heading: /^## 2\. XML attack matrix/ },
+  xml: {
+    heading: '## Attack table: XML sent to the Transaction Service',
+    header: ['#', 'Case', 'Payload', 'Safe outcome'],
+  },
 };
-
-/** The reference lives beside the repository (`../shared/reference/`); look in every ancestor. */
-function readReference(relative: string): string {
-  const tried: string[] = [];
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    tried.push(join(dir, relative));
-    if (dirname(dir) === dir) break;
-  }
-  const found = tried.find((path) => existsSync(path));
-  if (found === undefined) throw new Error(`Cannot find ${relative}; looked at:\n  ${tried.join('\n  ')}`);
-  return readFileSync(found, 'utf8');
-}
 
 interface AttackRow {
   row: number;
   attack: string;
 }
 
-/** The numbered rows of the first Markdown table under `heading`. */
-function parseAttackTable(markdown: string, heading: RegExp): AttackRow[] {
-  const lines = markdown.split('\n');
-  const start = lines.findIndex((l) => heading.test(l));
-  if (start < 0) throw new Error(`heading ${heading} not found`);
-  const rows: AttackRow[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (/^#{1,2} /.test(line)) break;
-    const m = /^\|\s*(\d+)\s*\|\s*([^|]+?)\s*\|/.exec(line);
-    if (m) rows.push({ row: Number(m[1]), attack: m[2]! });
+/**
+ * The rows of the table under `heading` (the section's only table): its header must be `header`,
+ * and every row a number, a non-empty attack and a non-empty outcome in as many cells.
+ */
+function parseAttackTable(markdown: string, heading: string, header: readonly string[]): AttackRow[] {
+  const lines = markdown.replace(/\r\n/g, '\n').split('\n');
+  const start = lines.indexOf(heading);
+  if (start < 0) throw new Error(`heading "${heading}" not found`);
+  const end = lines.findIndex((l, i) => i > start && /^#{1,2} /.test(l));
+  const table = lines
+    .slice(start + 1, end < 0 ? undefined : end)
+    .filter((l) => l.startsWith('|'))
+    .map((l) =>
+      l
+        .slice(1, l.endsWith('|') ? -1 : undefined)
+        .split('|')
+        .map((c) => c.trim()),
+    )
+    .filter((cells) => !cells.every((c) => /^:?-+:?$/.test(c)));
+  const [head, ...body] = table;
+  if (head?.join('|') !== header.join('|')) {
+    throw new Error(
+      `"${heading}": expected a table headed ${header.join(' | ')}, found ${head?.join(' | ')}`,
+    );
   }
-  return rows;
+  return body.map((cells) => {
+    const [number = '', attack = ''] = cells;
+    if (cells.length !== header.length || !/^\d+$/.test(number) || cells.some((c) => c === '')) {
+      throw new Error(`"${heading}": unreadable row | ${cells.join(' | ')} |`);
+    }
+    return { row: Number(number), attack };
+  });
 }
 
 const TEST_CALLEE = /^(it|test)(\.(only|concurrent|sequential|serial|fails|fail|slow))*$/;
@@ -165,23 +177,32 @@ function importedByATest(file: string): boolean {
 const MIN_REASON = 60;
 
 describe('the attack tables are parsed', () => {
-  it('reads numbered rows, and only those of the named table', () => {
-    const md = [
-      '## 1. Other',
-      '| # | a | b |',
-      '| 9 | not this | x |',
-      '## 7. Attack and bad-input table',
-      '| # | Attack | Outcome |',
-      '|---|---|---|',
-      '| 1 | first | ok |',
-      '| 2 | second | ok |',
-      '## Sources',
-      '| 3 | after | x |',
-    ].join('\n');
-    expect(parseAttackTable(md, TABLES.payframe.heading)).toEqual([
+  it('reads the rows of the named table only, and refuses rows it cannot read', () => {
+    const { heading, header } = TABLES.payframe;
+    const page = (...rows: string[]) =>
+      [
+        '## Other',
+        '| # | Attack or bad input | Safe outcome |',
+        '| 9 | not this | x |',
+        heading,
+        '',
+        'Some prose.',
+        '',
+        '| # | Attack or bad input | Safe outcome |',
+        '| --- | --- | --- |',
+        ...rows,
+        '## Next',
+        '| 3 | after | x |',
+      ].join('\n');
+    expect(parseAttackTable(page('| 1 | first | ok |', '| 2 | second | ok |'), heading, header)).toEqual([
       { row: 1, attack: 'first' },
       { row: 2, attack: 'second' },
     ]);
+    for (const bad of ['| x | unnumbered | ok |', '| 2 | no outcome |', '| 2 | empty outcome |  |']) {
+      expect(() => parseAttackTable(page('| 1 | first | ok |', bad), heading, header), bad).toThrow();
+    }
+    expect(() => parseAttackTable(page('| 1 | first | ok |'), heading, ['#', 'Case', 'Outcome'])).toThrow();
+    expect(() => parseAttackTable(page(), '## Absent', header)).toThrow();
   });
 
   it('finds literal, template, .each and table-driven titles; skipped ones apart; not comments', () => {
@@ -212,13 +233,17 @@ describe('the attack tables are parsed', () => {
 describe('every attack row has a test or a written reason', () => {
   const tables = (Object.keys(TABLES) as AttackTable[]).map((table) => ({
     table,
-    rows: parseAttackTable(readReference(TABLES[table].file), TABLES[table].heading),
+    rows: parseAttackTable(
+      readFileSync(join(REPO, SECURITY_DOC), 'utf8'),
+      TABLES[table].heading,
+      TABLES[table].header,
+    ),
   }));
 
-  it('the reference tables are where they were (33 Payframe rows, 26 XML rows or more)', () => {
+  it(`${SECURITY_DOC} has both tables (33 checkout rows, 26 XML rows or more), numbered from 1`, () => {
     const count = Object.fromEntries(tables.map(({ table, rows }) => [table, rows.length]));
     expect(count['payframe']).toBeGreaterThanOrEqual(33);
-    expect(count['xml']).toBeGreaterThanOrEqual(24);
+    expect(count['xml']).toBeGreaterThanOrEqual(26);
     for (const { rows } of tables) expect(rows.map((r) => r.row)).toEqual(rows.map((_, i) => i + 1));
   });
 
@@ -227,7 +252,7 @@ describe('every attack row has a test or a written reason', () => {
     const registry = attackCoverage[table];
     const numbers = new Set(rows.map((r) => r.row));
     for (const key of Object.keys(registry)) {
-      if (!numbers.has(Number(key))) problems.push(`${table} row ${key}: not in the reference table`);
+      if (!numbers.has(Number(key))) problems.push(`${table} row ${key}: not in ${SECURITY_DOC}`);
     }
     const summary: string[] = [];
     for (const { row, attack } of rows) {
@@ -284,7 +309,7 @@ describe('every attack row has a test or a written reason', () => {
       {} as Record<string, number>,
     );
     process.stdout.write(
-      `attack coverage, ${TABLES[table].file} (${rows.length} rows): ${JSON.stringify(counts)}\n${summary.join('\n')}\n`,
+      `attack coverage, ${SECURITY_DOC}, ${table} table (${rows.length} rows): ${JSON.stringify(counts)}\n${summary.join('\n')}\n`,
     );
     expect(problems).toEqual([]);
   });

@@ -1,13 +1,14 @@
 /**
  * Where each attack row is proven (issue: "every attack line as a test, or a written reason").
  *
- * - `payframe`: security-requirements.md §7 "Attack and bad-input table";
- * - `xml`: asmx-compatibility.md §2 "XML attack matrix".
+ * The rows are those of docs/security.md:
+ * - `payframe`: "Attack table: checkout, widget and gateway";
+ * - `xml`: "Attack table: XML sent to the Transaction Service".
  *
  * Each row names the tests that prove its safe outcome (file + an exact substring of the `it()` /
  * `test()` title), or says why no test applies. attack-coverage.test.ts reads both tables from
- * ../shared/reference and fails when a row is missing here, a file does not exist, a title is not
- * in its file, or a reason is too short to be a reason.
+ * docs/security.md and fails when a row is missing here, a file does not exist, a title is not in
+ * its file, or a reason is too short to be a reason.
  */
 
 export interface TestRef {

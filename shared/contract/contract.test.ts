@@ -1,11 +1,9 @@
 /**
- * The contract table against the spec it comes from (DESIGN.md §1): spec/transaction-service.md
- * is read and parsed at test time, and every type, field, operation and HTTP root element of
- * `types.ts` / `operations.ts` is compared with what the spec says.
+ * The contract table against the page that documents it (DESIGN.md §1): docs/transaction-service.md,
+ * Payframe's interface reference, is read and parsed at test time, and every type, field,
+ * operation, parameter and HTTP root element of `types.ts` / `operations.ts` is compared with it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   type ComplexType,
@@ -15,83 +13,48 @@ import {
   type Operation,
   typeOf,
 } from './model.ts';
-import { extensionOperations, findOperation, operations, specOperations } from './operations.ts';
-import { parseSpec, type SpecContract, type SpecField, type SpecType } from './spec-markdown.test-support.ts';
+import {
+  type DocRole,
+  type DocType,
+  type InterfaceDoc,
+  parseInterfaceDoc,
+} from './interface-doc.test-support.ts';
+import { extensionOperations, operations, specOperations } from './operations.ts';
 import { complexTypes, fieldsOf, findComplexType, specTypes } from './types.ts';
 
-const SPEC = 'shared/spec/transaction-service.md';
-
-/**
- * The spec lives beside the repository (`../shared/spec/` from the repo root); look in every
- * ancestor of this file so a checkout anywhere, or a copy inside the repo, works too.
- */
-function readSpec(): string {
-  const tried: string[] = [fileURLToPath(new URL(`../../../${SPEC}`, import.meta.url))];
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    tried.push(join(dir, SPEC));
-    if (dirname(dir) === dir) break;
-  }
-  const found = tried.find((path) => existsSync(path));
-  if (found === undefined) {
-    throw new Error(
-      `Cannot find the Transaction Service spec (${SPEC}); looked at:\n  ${tried.join('\n  ')}`,
-    );
-  }
-  return readFileSync(found, 'utf8');
-}
+const DOC = 'docs/transaction-service.md';
+const markdown = readFileSync(new URL(`../../${DOC}`, import.meta.url), 'utf8');
 
 /** One comparable line per field: name, XSD type, minOccurs, nillable. */
-function typeText(t: FieldType | SpecType): string {
+function typeText(t: FieldType | DocType): string {
   if (t.kind === 'list') return `list of ${t.item} as <${t.itemElement}>`;
   return t.type;
 }
 
-const fieldText = (name: string, type: FieldType | SpecType, minOccurs: number, nillable: boolean): string =>
+const fieldText = (name: string, type: FieldType | DocType, minOccurs: number, nillable: boolean): string =>
   `${name}: ${typeText(type)}, minOccurs=${minOccurs}${nillable ? ', nillable' : ''}`;
-
-/**
- * minOccurs of a spec field. Where the spec does not say (PaymentDetail's Success and Amount, the
- * parameters of GetHostedPaymentDetails, GetStoredCards, SendVerificationCode), ASMX's rule
- * decides: value types are minOccurs 1, strings 0 (asmx-compatibility.md §1.6).
- */
-function specMinOccurs(f: SpecField): 0 | 1 {
-  if (f.required !== undefined) return f.required ? 1 : 0;
-  return f.type.kind === 'scalar' && f.type.type !== 'string' ? 1 : 0;
-}
 
 interface View {
   types: Record<string, { base: string | null; fields: string[] }>;
   operations: { name: string; params: string[]; result: string; httpRoot: string | null }[];
 }
 
-function specView(spec: SpecContract): View {
+function docView(doc: InterfaceDoc): View {
   const types: View['types'] = {};
-  for (const t of spec.types) {
+  for (const t of doc.types) {
     types[t.name] = {
       base: t.base ?? null,
-      fields: t.fields.map((f) => fieldText(f.name, f.type, specMinOccurs(f), f.nillable)),
+      fields: t.fields.map((f) => fieldText(f.name, f.type, f.minOccurs, f.nillable)),
     };
   }
   return {
     types,
-    operations: spec.operations.map((op) => {
-      // "OneTimePasswordForPhone and OneTimePasswordForEmail": the type whose heading says
-      // "(result of SendVerificationCode)" is the one that holds them.
-      let result: string | undefined;
-      if (typeof op.result === 'string') {
-        const cell = op.result;
-        const named = spec.types.find((t) => t.role === `result of ${op.name}`);
-        // …and only if the cell names exactly that type's fields.
-        if (named?.fields.every((f) => cell.includes(f.name))) result = named.name;
-      } else result = typeText(op.result);
-      if (result === undefined) throw new Error(`No result type in the spec for ${op.name}: "${op.result}"`);
-      return {
-        name: op.name,
-        params: op.params.map((p) => fieldText(p.name, p.type, specMinOccurs(p), p.nillable)),
-        result,
-        httpRoot: op.rootElement,
-      };
-    }),
+    operations: doc.operations.map((op) => ({
+      name: op.name,
+      params: op.params.map((p) => fieldText(p.name, p.type, p.minOccurs, p.nillable)),
+      result: typeText(op.result),
+      httpRoot: op.rootElement,
+    })),
   };
 }
 
@@ -114,23 +77,43 @@ function contractView(typeTable: readonly ComplexType[], operationTable: readonl
   };
 }
 
-const markdown = readSpec();
-const spec = parseSpec(markdown);
-const contract = contractView(specTypes, specOperations);
-const expected = specView(spec);
+/** The operations of the contract that take or return `type` directly, as a "Used as:" line says. */
+function contractRoles(type: string): DocRole[] {
+  const named = (test: (op: Operation) => boolean) => specOperations.filter(test).map((op) => op.name);
+  const roles: DocRole[] = [
+    {
+      kind: 'input',
+      operations: named((op) => op.params.some((p) => p.type.kind === 'complex' && p.type.type === type)),
+    },
+    { kind: 'result', operations: named((op) => op.result?.kind === 'complex' && op.result.type === type) },
+    { kind: 'list item', operations: named((op) => op.result?.kind === 'list' && op.result.item === type) },
+  ];
+  return roles.filter((r) => r.operations.length > 0);
+}
 
-describe('the contract table matches spec/transaction-service.md', () => {
-  it('reads the whole spec (guards the parser itself)', () => {
-    expect(spec.operations).toHaveLength(21);
-    expect(spec.types).toHaveLength(26);
-    expect(spec.types.reduce((n, t) => n + t.fields.length, 0)).toBeGreaterThan(200);
+/** `markdown` with the first match of `pattern` replaced; the pattern must match. */
+function edit(pattern: RegExp, replacement: string): string {
+  expect(markdown, String(pattern)).toMatch(pattern);
+  return markdown.replace(pattern, replacement);
+}
+
+const doc = parseInterfaceDoc(markdown);
+const contract = contractView(specTypes, specOperations);
+const expected = docView(doc);
+
+describe(`the contract table matches ${DOC}`, () => {
+  it('reads the whole page (guards the parser itself)', () => {
+    expect(doc.operations).toHaveLength(21);
+    expect(doc.types).toHaveLength(26);
+    expect(doc.types.reduce((n, t) => n + t.fields.length, 0)).toBeGreaterThan(200);
+    expect(doc.operations.reduce((n, op) => n + op.params.length, 0)).toBeGreaterThan(25);
   });
 
-  it('declares every complex type of the spec, and no other', () => {
+  it('declares every complex type of the page, and no other', () => {
     expect(Object.keys(contract.types).sort()).toEqual(Object.keys(expected.types).sort());
   });
 
-  it.each(spec.types.map((t) => t.name))(
+  it.each(doc.types.map((t) => t.name))(
     '%s: every field in order, with type, minOccurs and nillability',
     (name) => {
       expect(contract.types[name]).toEqual(expected.types[name]);
@@ -138,55 +121,67 @@ describe('the contract table matches spec/transaction-service.md', () => {
   );
 
   it('declares the 21 operations in the order of the operations table', () => {
-    expect(contract.operations.map((op) => op.name)).toEqual(spec.operations.map((op) => op.name));
+    expect(contract.operations.map((op) => op.name)).toEqual(doc.operations.map((op) => op.name));
   });
 
-  it.each(spec.operations.map((op) => op.name))(
+  it.each(doc.operations.map((op) => op.name))(
     '%s: parameters, result and HTTP GET/POST root element',
     (name) => {
-      const inSpec = expected.operations.find((op) => op.name === name);
-      expect(contract.operations.find((op) => op.name === name)).toEqual(inSpec);
+      const inDoc = expected.operations.find((op) => op.name === name);
+      expect(contract.operations.find((op) => op.name === name)).toEqual(inDoc);
     },
   );
 
-  it('lists the same operations as the group table of "What the service does"', () => {
-    expect([...spec.groupedOperations].sort()).toEqual(spec.operations.map((op) => op.name).sort());
+  it('lists every operation once in the areas table', () => {
+    expect([...doc.areaOperations].sort()).toEqual(doc.operations.map((op) => op.name).sort());
   });
 
-  it('uses each type where its heading says ("input of", "result of", "item of")', () => {
-    for (const t of spec.types) {
-      const role = /^(input|result|item|also the list item) of (.+?)(?: result)?$/.exec(t.role ?? '');
-      if (role?.[1] === undefined || role[2] === undefined) continue;
-      for (const opName of role[2].split(', ')) {
-        const op = findOperation(opName);
-        expect(op, `${t.name}: ${t.role}`).toBeDefined();
-        if (role[1] === 'input') expect(op?.params.map((p) => typeText(p.type))).toContain(t.name);
-        else if (role[1] === 'result') expect(op?.result).toEqual({ kind: 'complex', type: t.name });
-        else expect(op?.result).toEqual({ kind: 'list', item: t.name, itemElement: t.name });
-      }
-    }
+  it('says of each type which operations take or return it ("Used as:"), all of them', () => {
+    for (const t of doc.types) expect(t.roles, t.name).toEqual(contractRoles(t.name));
   });
 
-  it('fails when the spec says something else (the comparison is not vacuous)', () => {
-    const mutations: [string, string][] = [
-      ['| CustomerId | long | yes |', '| CustomerId | string | yes |'],
-      [
-        'MerchantID (long, required); TransactionKey, Name',
-        'MerchantID (long, required); Name, TransactionKey',
-      ],
-      [
-        '| Verify3DSecureMerchant | merchantID (long, required) | boolean | boolean |',
-        '| Verify3DSecureMerchant | merchantId (long, required) | boolean | boolean |',
-      ],
-      [
-        '| GetMerchantInfo | merchantID (long, required) | MerchantInfo | MerchantInfo |',
-        '| GetMerchantInfo | merchantID (long, required) | MerchantInfo | not among the documented bindings |',
-      ],
+  it('fails when the page says something else (the comparison is not vacuous)', () => {
+    const mutations = [
+      // a field's type (PaymentProfileRequest.CustomerId)
+      edit(/^(\| CustomerId +\| )long /m, '$1string'),
+      // a field's minOccurs (MerchantInfo.MerchantID)
+      edit(/(?<row>### MerchantInfo[^#]*\| MerchantID +\| long +\| )1/, '$<row>0'),
+      // nillability (TransactionHistory.TransactionDate)
+      edit(/(\| TransactionDate +\| dateTime +\| 1 +\| )yes/, '$1no '),
+      // field order (MerchantInfo: TransactionKey before Name)
+      edit(/(### MerchantInfo[^#]*)(\| TransactionKey .*\n)(\| Name .*\n)/, '$1$3$2'),
+      // a field left out (Request.TransactionLinkIdentifier)
+      edit(/^\| TransactionLinkIdentifier .*\n/m, ''),
+      // a base type (LoginResponse extends OperationStatus)
+      edit(/^Extends: OperationStatus\.\n\n/m, ''),
+      // a parameter's name
+      edit(/^(\| Verify3DSecureMerchant +\| )merchantID/m, '$1merchantId'),
+      // a result
+      edit(/^(\| GetCardInfo +\| )CardInfo /m, '$1CardDetail'),
+      // an HTTP root element
+      edit(/^(\| GetMerchantInfo +\| MerchantInfo +\| )MerchantInfo( +)/m, '$1none: SOAP only'),
     ];
-    for (const [from, to] of mutations) {
-      expect(markdown, from).toContain(from);
-      expect(specView(parseSpec(markdown.replace(from, to))), to).not.toEqual(contract);
-    }
+    for (const mutated of mutations) expect(docView(parseInterfaceDoc(mutated))).not.toEqual(contract);
+    expect(docView(parseInterfaceDoc(markdown))).toEqual(contract);
+  });
+
+  it('refuses a page it cannot read, rather than skipping what it does not understand', () => {
+    const unreadable = [
+      edit(/^(\| CustomerId +\| long +\| )1/m, '$1required'),
+      edit(/^(\| InvoiceDate +\| dateTime +\| 1 +\| )yes/m, '$1nil'),
+      edit(/^\| Field +\| XSD type +\| minOccurs +\| nillable +\|$/m, '| Field | Type | Required | Nil |'),
+      edit(/^### CardInfo$/m, '### Card info'),
+      edit(/^Used as: input of UpdateToken\.$/m, 'Used as: the input of UpdateToken.'),
+      edit(
+        /^(\| GetStoredCards +\| )list of StoredCardDetail, items `<StoredCardDetail>`/m,
+        '$1StoredCardDetail[]',
+      ),
+      edit(
+        /^(\| GetCardInfo +\| request +\| )CardInfoRequest/m,
+        '| NoSuchOperation | request | CardInfoRequest',
+      ),
+    ];
+    for (const page of unreadable) expect(() => parseInterfaceDoc(page)).toThrow();
   });
 });
 

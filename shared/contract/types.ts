@@ -1,6 +1,7 @@
 /**
  * Every complex type of the Transaction Service, declared once (DESIGN.md §1), from
- * spec/transaction-service.md "Resources and their fields".
+ * spec/transaction-service.md "Resources and their fields". docs/transaction-service.md restates
+ * every type and field in the repository, and contract.test.ts compares this table with it.
  *
  * Field order is the spec's listing order; it is the XML Schema sequence the WSDL, the encoder and
  * the help page use. Where the spec lists groups (Request: "Required: …" then "Optional (all
