@@ -79,13 +79,12 @@ type Value = { readonly path: string } | { readonly text: string } | undefined;
 
 /** Evaluates the path-building expressions of a file, as far as they are static. */
 class PathEvaluator {
+  readonly #file: string;
   readonly #consts = new Map<string, ts.Expression>();
   readonly #busy = new Set<string>();
 
-  constructor(
-    private readonly file: string,
-    source: ts.SourceFile,
-  ) {
+  constructor(file: string, source: ts.SourceFile) {
+    this.#file = file;
     const visit = (node: ts.Node): void => {
       if (
         ts.isVariableDeclaration(node) &&
@@ -123,20 +122,19 @@ class PathEvaluator {
       const text = ('path' in l ? l.path : l.text) + ('path' in r ? r.path : r.text);
       return 'path' in l ? { path: resolve(text) } : { text };
     }
-    if (ts.isMetaProperty(node)) return undefined;
     if (ts.isPropertyAccessExpression(node)) {
       const name = node.name.text;
       if (ts.isMetaProperty(node.expression)) {
-        if (name === 'url' || name === 'filename') return { path: this.file };
-        if (name === 'dirname') return { path: dirname(this.file) };
+        if (name === 'url' || name === 'filename') return { path: this.#file };
+        if (name === 'dirname') return { path: dirname(this.#file) };
         return undefined;
       }
       if (name === 'pathname' || name === 'href') return this.value(node.expression);
       return undefined;
     }
     if (ts.isIdentifier(node)) {
-      if (node.text === '__dirname') return { path: dirname(this.file) };
-      if (node.text === '__filename') return { path: this.file };
+      if (node.text === '__dirname') return { path: dirname(this.#file) };
+      if (node.text === '__filename') return { path: this.#file };
       const init = this.#consts.get(node.text);
       if (init === undefined || this.#busy.has(node.text)) return undefined;
       this.#busy.add(node.text);
