@@ -41,6 +41,8 @@ export interface AppOptions {
   transactionService?: TransactionService<CallContext>;
   /** Adjusts the checkout's options (tests: a port that fails on cue, a fixed secret). */
   checkoutOptions?: (defaults: CheckoutOptions) => CheckoutOptions;
+  /** The clock of the gateway and the checkout (tests move it; the real one otherwise). */
+  now?: () => Date;
 }
 
 export interface PayframeApp {
@@ -83,9 +85,9 @@ function baseApp(
 /** The gateway's routes: users and password reset, dev outbox, 3-D Secure pages, the SOAP service. */
 async function registerGateway(
   app: FastifyInstance,
-  { config, db, transactionService }: Pick<AppOptions, 'config' | 'db' | 'transactionService'>,
+  { config, db, transactionService, now }: Pick<AppOptions, 'config' | 'db' | 'transactionService' | 'now'>,
 ): Promise<Gateway> {
-  const gateway = await openGateway(config, db);
+  const gateway = await openGateway(config, db, now);
   app.addHook('onClose', () => gateway.deps.notifier.close()); // waits for background sends
   await app.register(passwordResetRoutes, { db, now: gateway.deps.now });
   if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
@@ -109,9 +111,10 @@ export async function buildApp({
   logger,
   transactionService,
   checkoutOptions,
+  now,
 }: AppOptions): Promise<PayframeApp> {
   const { app, health } = baseApp(config, db, logger);
-  const gateway = await registerGateway(app, { config, db, transactionService });
+  const gateway = await registerGateway(app, { config, db, transactionService, now });
   const defaults: CheckoutOptions = {
     db,
     port: gateway.service,
@@ -126,6 +129,7 @@ export async function buildApp({
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
     threeDs: inProcessThreeDsResults(gateway.deps.threeDs, db),
+    ...(now ? { now } : {}),
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier: gateway.deps.notifier });

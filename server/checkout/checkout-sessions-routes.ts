@@ -3,8 +3,8 @@
  * the gateway checks on every call through the port (the merchant's Authorization header is passed
  * on; the gateway's own throttle counts failures per client address).
  *   POST /v1/checkout-sessions        → 201 {token, url, expiresAt}   (CreateHostedPayment)
- *   GET  /v1/checkout-sessions/:token → {status, amount, currency, …} (GetHostedPaymentDetails +
- *                                        the checkout's payment record)
+ *   GET  /v1/checkout-sessions/:token → {status, amount, currency, …} (GetCheckoutSession)
+ * The gateway's session is the only copy (DESIGN.md §16): nothing about it is stored here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
@@ -16,20 +16,17 @@ import {
 import type { FieldError } from '../../shared/errors.ts';
 import { PayframeError } from '../errors.ts';
 import { parseBasicAuthorization as parseBasic } from './basic-auth.ts';
-import { paymentOfSession } from './attempts.ts';
 import type { Checkout } from './checkout.ts';
 import type { CheckoutDeps } from './deps.ts';
 import { parseOr400 } from './field-errors.ts';
-import { statusOf, transactionIdIn } from './gateway-calls.ts';
+import { type GatewaySession, readSession as readGatewaySession } from './gateway-calls.ts';
 import { originOf } from './pay-routes.ts';
-import { enforceLimits } from './rate-limit.ts';
 import { revokeWalletTokens } from './otp.ts';
 import { announceCanceled } from './session-expiry.ts';
-import { getSessionMeta, saveSessionMeta } from './session-meta.ts';
 
 const CHALLENGE = 'Basic realm="Payframe", charset="UTF-8"';
 
-// The gateway names a field in its validation messages ("returnUrl is not on …"); REST names it so.
+// The gateway's field names (HostedPaymentResponse.ErrorField) as REST names them.
 const GATEWAY_FIELDS: Record<string, [field: string, code: string]> = {
   amount: ['amount', 'invalid_amount'],
   currency: ['currency', 'invalid_currency'],
@@ -49,11 +46,13 @@ const GATEWAY_FIELDS: Record<string, [field: string, code: string]> = {
   country: ['shopper.address.country', 'invalid'],
 };
 
-export function gatewayFieldError(message: string): FieldError {
-  const [first = '', ...rest] = message.split(' ');
-  const known = Object.hasOwn(GATEWAY_FIELDS, first) ? GATEWAY_FIELDS[first] : undefined;
-  if (!known) return { field: '', code: 'invalid', message };
-  return { field: known[0], code: known[1], message: `${known[0]} ${rest.join(' ')}` };
+/** A refusal of CreateHostedPayment as a REST field error: the field comes typed, never from text. */
+export function gatewayFieldError(errorField: string | null | undefined, message: string): FieldError {
+  const known = errorField && Object.hasOwn(GATEWAY_FIELDS, errorField) ? GATEWAY_FIELDS[errorField] : undefined;
+  if (!errorField || !known) return { field: '', code: 'invalid', message };
+  // The gateway's messages name their field first; REST names it its own way.
+  const said = message.startsWith(`${errorField} `) ? message.slice(errorField.length) : ` ${message}`;
+  return { field: known[0], code: known[1], message: `${known[0]}${said}` };
 }
 
 interface Merchant {
@@ -117,20 +116,9 @@ async function createSession(deps: CheckoutDeps, request: FastifyRequest, reply:
   );
   if (!res.Success || !res.Token || !res.ExpiresAt) {
     throw new PayframeError('validation_failed', undefined, [
-      gatewayFieldError(res.Message ?? 'The session was refused.'),
+      gatewayFieldError(res.ErrorField, res.Message ?? 'The session was refused.'),
     ]);
   }
-  await saveSessionMeta(
-    deps.db,
-    {
-      token: res.Token,
-      merchantId: merchant.merchantId,
-      currency: body.currency,
-      expiresAt: new Date(res.ExpiresAt),
-      webhookUrl: body.webhookUrl ?? null,
-    },
-    deps.now(),
-  );
   const created: CreatedCheckoutSession = {
     token: res.Token,
     url: res.Url ?? `${deps.publicUrl}/pay/${res.Token}`,
@@ -146,22 +134,22 @@ async function readSession(deps: CheckoutDeps, request: FastifyRequest, reply: F
     throw new PayframeError('not_found', 'This checkout session does not exist.');
   const context = deps.contexts.merchant(originOf(request), merchant.authorization);
   // The gateway shows a merchant its own sessions only ("does not exist" for anyone else's).
-  const detail = await asMerchant(reply, () => deps.port.GetHostedPaymentDetails({ token }, context));
-  const status = statusOf(detail);
-  if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
-  const meta = await getSessionMeta(deps.db, token);
-  const payment = status === 'paid' ? await paymentOfSession(deps.db, token) : null;
+  const session = await asMerchant(reply, () => readGatewaySession(deps, context, token));
+  if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
+  return merchantView(session);
+}
+
+function merchantView(session: GatewaySession): MerchantCheckoutSession {
   const view: MerchantCheckoutSession = {
-    token,
-    status,
-    amount: detail.Amount,
-    currency: meta?.currency ?? null,
-    orderNumber: detail.OrderNumber ?? null,
-    expiresAt: meta?.expiresAt.toISOString() ?? null,
+    token: session.token,
+    status: session.status,
+    amount: session.amount,
+    currency: session.currency,
+    orderNumber: session.orderNumber,
+    expiresAt: session.expiresAt.toISOString(),
   };
-  const transactionId =
-    payment?.transactionId ?? (status === 'paid' ? transactionIdIn(detail.Message) : null);
-  if (transactionId) view.transactionId = transactionId;
+  const payment = session.payment;
+  if (payment?.transactionId) view.transactionId = payment.transactionId;
   if (payment?.maskedCard) view.maskedCard = payment.maskedCard;
   if (payment) view.paidAt = payment.paidAt.toISOString();
   return view;
@@ -179,11 +167,13 @@ async function cancelSession(deps: CheckoutDeps, request: FastifyRequest, reply:
     throw new PayframeError('not_found', 'This checkout session does not exist.');
   const context = deps.contexts.merchant(originOf(request), merchant.authorization);
   await asMerchant(reply, () => deps.port.CancelHostedPayment({ token }, context));
-  const view = await readSession(deps, request, reply);
+  const session = await asMerchant(reply, () => readGatewaySession(deps, context, token));
+  if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
+  const view = merchantView(session);
   if (view.status === 'canceled') {
     // Whoever canceled it (this call, an earlier one cut short, the shopper): both are once-only.
     await revokeWalletTokens(deps, token);
-    await announceCanceled(deps, token, view);
+    await announceCanceled(deps, session);
     return view;
   }
   throw new PayframeError(
@@ -201,12 +191,7 @@ export async function checkoutSessionsRoutes(
 ): Promise<void> {
   const deps = options.checkout.deps;
   app.addHook('onRequest', async (request, reply) => {
-    await enforceLimits(
-      deps.db,
-      reply,
-      [[`merchant:ip:${request.ip}`, deps.limits.merchantPerIp]],
-      deps.now(),
-    );
+    deps.memoryLimits.enforce(reply, `merchant:ip:${request.ip}`, deps.limits.merchantPerIp, deps.now());
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');

@@ -5,19 +5,19 @@
  */
 
 import type { CheckoutDeps, CheckoutOptions } from './deps.ts';
-import { defaultContexts } from './gateway-calls.ts';
+import { defaultContexts } from './contexts.ts';
 import { pruneKeys } from './idempotency.ts';
 import { pruneOtp } from './otp.ts';
-import { DEFAULT_LIMITS, pruneCounters } from './rate-limit.ts';
+import { DEFAULT_LIMITS, MemoryRateLimiter, pruneCounters } from './rate-limit.ts';
 import { recoverAttempts } from './recovery.ts';
-import { announceExpiredSessions } from './session-expiry.ts';
+import { announceEndedSessions } from './session-expiry.ts';
 import { deliverWebhooks } from './webhooks.ts';
 
 export interface Checkout {
   deps: CheckoutDeps;
   recoverAttempts(): ReturnType<typeof recoverAttempts>;
   deliverWebhooks(): ReturnType<typeof deliverWebhooks>;
-  announceExpiredSessions(): Promise<number>;
+  announceEndedSessions(): Promise<number>;
   prune(): Promise<void>;
   /** Recovery at once, then every job every `intervalMs`; returns a function that stops them. */
   startWorkers(intervalMs?: number): () => void;
@@ -35,6 +35,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     log: options.log,
     now: options.now ?? (() => new Date()),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    memoryLimits: new MemoryRateLimiter(),
     staleAttemptMs: options.staleAttemptMs ?? 120_000,
     webhooks: {
       timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
@@ -49,7 +50,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     deps,
     recoverAttempts: () => recoverAttempts(deps),
     deliverWebhooks: () => deliverWebhooks(deps),
-    announceExpiredSessions: () => announceExpiredSessions(deps),
+    announceEndedSessions: () => announceEndedSessions(deps),
     async prune() {
       await pruneKeys(deps.db, deps.now());
       await pruneCounters(deps.db, deps.now());
@@ -62,7 +63,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
         running = true;
         try {
           await checkout.recoverAttempts();
-          await checkout.announceExpiredSessions();
+          await checkout.announceEndedSessions();
           await checkout.deliverWebhooks();
           await checkout.prune();
         } catch (err) {

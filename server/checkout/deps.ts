@@ -7,7 +7,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Database } from '../db/database.ts';
 import type { CallContext } from '../soap/call-context.ts';
-import type { RateLimits } from './rate-limit.ts';
+import type { Contexts } from './contexts.ts';
+import type { MemoryRateLimiter, RateLimits } from './rate-limit.ts';
 import type { Signer } from './signer.ts';
 import type { ThreeDsResults } from './three-ds-results.ts';
 
@@ -43,24 +44,13 @@ export interface CheckoutOptions {
    */
   staleAttemptMs?: number;
   webhooks?: WebhookOptions;
-  /** How the checkout's calls present themselves to the gateway (defaults: gateway-calls.ts). */
+  /** How the checkout's calls present themselves to the gateway (defaults: contexts.ts). */
   contexts?: Partial<Contexts>;
   /** Where 3-D Secure results are read for the widget (three-ds-results.ts); none: 404. */
   threeDs?: ThreeDsResults;
 }
 
-export interface CallOrigin {
-  requestId: string;
-  remoteAddress: string;
-  log: FastifyBaseLogger;
-}
-
-export interface Contexts {
-  /** The checkout server itself (the service principal). */
-  service(origin: CallOrigin): CallContext;
-  /** A merchant, by the Authorization header it sent; the gateway checks the credential. */
-  merchant(origin: CallOrigin, authorization: string): CallContext;
-}
+export type { CallOrigin, Contexts } from './contexts.ts';
 
 export interface CheckoutDeps {
   db: Database;
@@ -72,6 +62,8 @@ export interface CheckoutDeps {
   log: FastifyBaseLogger;
   now: () => Date;
   limits: RateLimits;
+  /** This instance's counters for the limits memory is enough for (rate-limit.ts). */
+  memoryLimits: MemoryRateLimiter;
   staleAttemptMs: number;
   webhooks: Required<WebhookOptions>;
   contexts: Contexts;

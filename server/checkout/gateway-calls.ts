@@ -1,133 +1,186 @@
 /**
  * The checkout's calls to the gateway, through the TransactionService port only, and how their
- * answers are read. Nothing here knows whether the port is in-process or SOAP.
+ * answers are read: fields and enumerations of Payframe's typed extensions (DESIGN.md §16), never
+ * a message's text. Nothing here knows whether the port is in-process or SOAP.
  */
 
-import { requiredDefaults } from '../../shared/contract/neutral.ts';
 import type { PayBody } from '../../shared/checkout/pay-schemas.ts';
 import type { SessionStatus } from '../../shared/checkout/session-schemas.ts';
+import { requiredDefaults } from '../../shared/contract/neutral.ts';
 import type { OperationResult } from '../../shared/contract/service.ts';
 import type { ValueOf } from '../../shared/contract/values.ts';
+import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../soap/call-context.ts';
-import type { CallOrigin, CheckoutDeps, Contexts } from './deps.ts';
+import type { Payment, SessionSnapshot } from './records.ts';
+import type { CallOrigin } from './contexts.ts';
+import type { CheckoutDeps } from './deps.ts';
 
-export const defaultContexts: Contexts = {
-  service: (o: CallOrigin): CallContext => ({
-    binding: 'inProcess',
-    requestId: o.requestId,
-    remoteAddress: o.remoteAddress,
-    log: o.log,
-    authorization: undefined,
-    principal: { kind: 'service' },
-  }),
-  merchant: (o: CallOrigin, authorization: string): CallContext => ({
-    binding: 'inProcess',
-    requestId: o.requestId,
-    remoteAddress: o.remoteAddress,
-    log: o.log,
-    authorization,
-  }),
+type Detail = OperationResult<'GetCheckoutSession'>;
+
+/** The gateway's session status enumeration, as the checkout's API names it. */
+export const STATUS_OF: Record<Detail['Status'], SessionStatus> = {
+  Open: 'open',
+  Paid: 'paid',
+  Expired: 'expired',
+  Canceled: 'canceled',
 };
 
-export type PaymentDetail = OperationResult<'GetHostedPaymentDetails'>;
-
-/** The session's state from GetHostedPaymentDetails, or null when it does not exist (or is not yours). */
-export function statusOf(detail: PaymentDetail): SessionStatus | null {
-  if (detail.Success) return 'open';
-  // The spec's PaymentDetail has no status field: the gateway's Message says it (docs/gateway.md).
-  const m = detail.Message ?? '';
-  if (/already been paid/i.test(m)) return 'paid';
-  if (/expired/i.test(m)) return 'expired';
-  if (/canceled|cancelled/i.test(m)) return 'canceled';
-  return null;
-}
-
-/** The transaction named in a gateway message such as "…already been paid (transaction 42)." */
-export function transactionIdIn(message: string | null | undefined): string | null {
-  return /\(transaction (\d{1,19})\)/.exec(message ?? '')?.[1] ?? null;
-}
-
-export async function sessionDetails(
-  deps: CheckoutDeps,
-  origin: CallOrigin,
-  token: string,
-): Promise<{ detail: PaymentDetail; status: SessionStatus | null }> {
-  const detail = await deps.port.GetHostedPaymentDetails({ token }, deps.contexts.service(origin));
-  return { detail, status: statusOf(detail) };
-}
-
-export interface Branding {
-  merchantId: string;
+export interface SessionMerchant {
+  id: string;
   name: string | null;
   logoUrl: string | null;
   website: string | null;
   methods: ('card' | 'ach')[];
+  /** The registered origins: the only pages that may frame the checkout and receive its events. */
+  origins: string[];
+  threeDSecure: boolean;
 }
 
-/** The merchant of a session, by its token (GetMerchantDetails' `code`); never its TransactionKey. */
-export async function brandingOf(deps: CheckoutDeps, origin: CallOrigin, token: string): Promise<Branding> {
-  const m = await deps.port.GetMerchantDetails({ code: token }, deps.contexts.service(origin));
-  const methods = (m.PaymentMethods ?? 'card')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s): s is 'card' | 'ach' => s === 'card' || s === 'ach');
-  return {
-    merchantId: m.MerchantId,
-    name: m.BusinessName ?? null,
-    logoUrl: m.Logo ?? null,
-    website: m.Website ?? null,
-    methods,
+/** A checkout session as the gateway owns it (DESIGN.md §16), in the checkout's own terms. */
+export interface GatewaySession extends SessionSnapshot {
+  token: string;
+  status: SessionStatus;
+  /** The gateway holds a payment claim on the session: an attempt is running or was cut short. */
+  paymentInProgress: boolean;
+  expiresAt: Date;
+  /** When it was canceled (null unless Canceled). */
+  canceledAt: Date | null;
+  shopper: {
+    email: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    zipCode: string | null;
+    phone: string | null;
   };
+  webhookUrl: string | null;
+  locale: string | null;
+  merchant: SessionMerchant;
+  /** The payment, once paid (the gateway's record). */
+  payment: Payment | null;
+}
+
+const orNull = <T>(v: T | null | undefined): T | null => v ?? null;
+
+/** What every answer about a session says of it, for the checkout's records (attempts, payments). */
+export function snapshotOf(d: {
+  MerchantID: string;
+  MerchantName?: string | null;
+  Amount: string;
+  Currency?: string | null;
+  OrderNumber?: string | null;
+  ReturnUrl?: string | null;
+  WebhookUrl?: string | null;
+}): SessionSnapshot & { webhookUrl: string | null } {
+  return {
+    merchantId: d.MerchantID,
+    merchantName: orNull(d.MerchantName),
+    amount: d.Amount,
+    currency: orNull(d.Currency),
+    orderNumber: orNull(d.OrderNumber),
+    returnUrl: orNull(d.ReturnUrl),
+    webhookUrl: orNull(d.WebhookUrl),
+  };
+}
+
+/** The payment a paid answer describes (GetCheckoutSession, or PayCheckoutSession Approved/AlreadyPaid). */
+export function paymentOf(
+  token: string,
+  d: Parameters<typeof snapshotOf>[0] & {
+    TransactionID?: string | null;
+    PaidAt: string | null;
+    PaymentMethod?: 'Card' | 'Ach' | null;
+    ApprovalCode?: string | null;
+    MaskedCardNumber?: string | null;
+    RedirectSignature?: string | null;
+  },
+  attemptKey: string | null,
+): Payment | null {
+  if (!d.PaidAt) return null;
+  const { webhookUrl: _, ...snapshot } = snapshotOf(d);
+  return {
+    ...snapshot,
+    sessionToken: token,
+    transactionId: orNull(d.TransactionID),
+    approvalCode: orNull(d.ApprovalCode),
+    maskedCard: orNull(d.MaskedCardNumber),
+    method: d.PaymentMethod === 'Ach' ? 'ach' : d.PaymentMethod === 'Card' ? 'card' : null,
+    paidAt: new Date(d.PaidAt),
+    attemptKey,
+    redirectSignature: orNull(d.RedirectSignature),
+  };
+}
+
+export function sessionOf(d: Detail): GatewaySession {
+  const token = d.Token ?? '';
+  return {
+    token,
+    status: STATUS_OF[d.Status],
+    paymentInProgress: d.PaymentInProgress,
+    ...snapshotOf(d),
+    expiresAt: new Date(d.ExpiresAt),
+    canceledAt: d.CanceledAt ? new Date(d.CanceledAt) : null,
+    shopper: {
+      email: orNull(d.Email),
+      firstName: orNull(d.FirstName),
+      lastName: orNull(d.LastName),
+      zipCode: orNull(d.ZipCode),
+      phone: orNull(d.PhoneNumber),
+    },
+    locale: orNull(d.Locale),
+    merchant: {
+      id: d.MerchantID,
+      name: orNull(d.MerchantName),
+      logoUrl: orNull(d.Logo),
+      website: orNull(d.Website),
+      methods: [...(d.AcceptsCard ? ['card' as const] : []), ...(d.AcceptsAch ? ['ach' as const] : [])],
+      origins: d.Origins ?? [],
+      threeDSecure: d.ThreeDSecureEnrolled,
+    },
+    payment: paymentOf(token, d, null),
+  };
+}
+
+/**
+ * The session, in one call (GetCheckoutSession as the checkout server, or as a merchant for its own
+ * sessions); null when there is no such session (for this caller).
+ */
+export async function readSession(
+  deps: CheckoutDeps,
+  context: CallContext,
+  token: string,
+): Promise<GatewaySession | null> {
+  try {
+    return sessionOf(await deps.port.GetCheckoutSession({ token }, context));
+  } catch (err) {
+    if (err instanceof PayframeError && err.code === 'not_found') return null;
+    throw err;
+  }
+}
+
+/** The session as the checkout server sees it (readSession with the service context). */
+export function readSessionAsService(
+  deps: CheckoutDeps,
+  origin: CallOrigin,
+  token: string,
+): Promise<GatewaySession | null> {
+  return readSession(deps, deps.contexts.service(origin), token);
 }
 
 type Request = ValueOf<'Request'>;
 
-/** The session's merchant, its registered origins and the session's locale (GetCheckoutMerchant). */
-export interface CheckoutMerchant {
-  merchantId: string;
-  origins: string[];
-  locale: string | null;
-}
-
-export async function checkoutMerchantOf(
-  deps: CheckoutDeps,
-  origin: CallOrigin,
-  token: string,
-): Promise<CheckoutMerchant | null> {
-  const m = await deps.port.GetCheckoutMerchant({ token }, deps.contexts.service(origin));
-  if (!m.Success) return null;
-  return {
-    merchantId: m.MerchantId,
-    origins: (m.Origins ?? '').split(' ').filter((o) => o !== ''),
-    locale: m.Locale ?? null,
-  };
-}
-
-/** The origins that may frame the embedded checkout and receive its events ([] when unknown). */
-export async function embedOriginsOf(
-  deps: CheckoutDeps,
-  origin: CallOrigin,
-  token: string,
-): Promise<string[]> {
-  return (await checkoutMerchantOf(deps, origin, token))?.origins ?? [];
-}
-
-/** Who is paying: the session's shopper contacts, and the contact a wallet credential proved. */
+/** Who is paying, beyond the session's own shopper (whom the gateway knows). */
 export interface Payer {
-  email: string | null;
-  phone: string | null;
   /** For a saved card: only the proven contact finds the wallet (gateway-wallet-codes.md). */
   wallet?: { channel: 'email' | 'sms'; contact: string };
 }
 
 /** A sale of the session: every Required element of Request at its neutral value, then the payment. */
-export function saleRequest(token: string, body: PayBody, payer: Payer): Request {
+export function saleRequest(body: PayBody, payer: Payer): Request {
   const base: Request = {
     ...requiredDefaults('Request'),
     // Amount 0: the session's amount is charged (the gateway takes it from the session, DESIGN.md §7).
     IsAchTransaction: body.method === 'ach',
     TransactionType: 'sale',
-    HostedPaymentToken: token,
   };
   const threeDs =
     body.method !== 'ach' && body.threeDSecure
@@ -139,13 +192,12 @@ export function saleRequest(token: string, body: PayBody, payer: Payer): Request
         }
       : {};
   if (body.method === 'card') {
-    // "Save this card": CreateToken with the session's e-mail puts it in that shopper's wallet —
-    // the address the page shows beside the checkbox, and only that one (not the phone, which the
-    // shopper was not shown).
-    const save = body.saveCard && payer.email ? { CreateToken: true, Email: payer.email } : {};
+    // "Save this card": the gateway puts it in the wallet of the session's e-mail — the address the
+    // page shows beside the checkbox, and only that one (not the phone, which the shopper was not
+    // shown); a session without an e-mail saves nothing (PayCheckoutSession).
     return {
       ...base,
-      ...save,
+      ...(body.saveCard ? { CreateToken: true } : {}),
       ...threeDs,
       CardNumber: body.card.number.replace(/[\s-]/g, ''),
       ExpirationDate: body.card.expiry.replace(/\s/g, ''),

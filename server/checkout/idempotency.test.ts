@@ -15,7 +15,7 @@ import {
   openCheckoutWorld,
   pay,
   sleep,
-  withProcessTransaction,
+  withPayCheckoutSession,
 } from './testing/checkout-world.ts';
 
 describe.each(databaseTargets())('pay idempotency ($name)', (target) => {
@@ -24,7 +24,7 @@ describe.each(databaseTargets())('pay idempotency ($name)', (target) => {
   let gatewayCalls = 0;
   beforeAll(async () => {
     w = await openCheckoutWorld(await target.open(), {
-      wrapPort: withProcessTransaction(async (real, params, context) => {
+      wrapPort: withPayCheckoutSession(async (real, params, context) => {
         gatewayCalls++;
         if (hold) await hold;
         return real(params, context);

@@ -1,7 +1,8 @@
 /**
  * The checkout API for the widget and the hosted page (`/api/checkout/…`, JSON). Every answer is
  * `Cache-Control: no-store` (HDR-1); state-changing calls pass the CSRF guard (csrf.ts) before
- * their body is read; per-IP and per-session limits are counted in the database (rate-limit.ts).
+ * their body is read. Pays are counted per IP and per session in the database, in the pay's first
+ * transaction (pay.ts); loads per IP in this instance's memory (rate-limit.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IdempotencyKey, SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
@@ -43,22 +44,14 @@ export async function checkoutApiRoutes(
 
   app.get('/api/checkout/sessions/:token', async (request, reply) => {
     const token = tokenOf(request);
-    await enforceLimits(deps.db, reply, [[`read:ip:${request.ip}`, deps.limits.readPerIp]], deps.now());
+    deps.memoryLimits.enforce(reply, `read:ip:${request.ip}`, deps.limits.readPerIp, deps.now());
     return loadWidgetSession(deps, originOf(request), token);
   });
 
   app.post('/api/checkout/sessions/:token/pay', async (request, reply) => {
     const token = tokenOf(request);
-    await enforceLimits(
-      deps.db,
-      reply,
-      [
-        [`pay:ip:${request.ip}`, deps.limits.payPerIp],
-        [`pay:session:${token}`, deps.limits.payPerSession],
-      ],
-      deps.now(),
-    );
-    // Validation first: a 400 does not consume the key (IDEM-6).
+    // Validation first: a 400 does not consume the key (IDEM-6). The pay's rate limits are counted
+    // in its first transaction, with the key (pay.ts).
     const key = IdempotencyKey.safeParse(request.headers['idempotency-key']);
     if (!key.success) {
       throw new PayframeError(
@@ -90,7 +83,7 @@ export async function checkoutApiRoutes(
   // A 3-D Secure challenge's result, for the widget to poll on its own origin (three-ds-results.ts).
   app.get('/api/checkout/sessions/:token/three-ds/:id', async (request, reply) => {
     tokenOf(request);
-    await enforceLimits(deps.db, reply, [[`read:ip:${request.ip}`, deps.limits.readPerIp]], deps.now());
+    deps.memoryLimits.enforce(reply, `read:ip:${request.ip}`, deps.limits.readPerIp, deps.now());
     const id = (request.params as { id?: string }).id ?? '';
     const found = CHALLENGE_ID.test(id) && deps.threeDs ? await deps.threeDs.result(id) : null;
     if (!found) throw new PayframeError('not_found', 'There is no such 3-D Secure challenge.');

@@ -20,7 +20,7 @@ import {
   pay,
   SHOP_ORIGIN,
   WIDGET_HEADERS,
-  withProcessTransaction,
+  withPayCheckoutSession,
 } from './testing/checkout-world.ts';
 
 let shoppers = 0;
@@ -302,7 +302,7 @@ describe('a cancel that wins the race against a pay', () => {
     let cancelFirst: string | null = null;
     const w = await openCheckoutWorld(await databaseTargets()[0]!.open(), {
       // Between the checkout's attempt row and the gateway's sale, the shopper's other tab cancels.
-      wrapPort: withProcessTransaction(async (real, params, context) => {
+      wrapPort: withPayCheckoutSession(async (real, params, context) => {
         if (cancelFirst) {
           await w.app.inject({
             method: 'POST',

@@ -19,7 +19,7 @@ import {
 } from './testing/checkout-world.ts';
 
 const CHECKOUT_TABLES = [
-  'checkout_session_meta',
+  'checkout_session_endings',
   'checkout_idempotency',
   'checkout_attempts',
   'checkout_payments',

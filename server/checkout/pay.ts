@@ -1,47 +1,43 @@
 /**
- * Paying a checkout session exactly once (DESIGN.md §8; security-requirements.md IDEM-1…7,
- * REL-2/3; checkout-anchors.md §5.7). In order:
- *   1. the Idempotency-Key is claimed (idempotency.ts): a replay, a mismatch (422) or a request
- *      still in flight (409) ends here;
- *   2. the session is read from the gateway (paid → the receipt; expired → 409; unknown → 404);
- *   3. an attempt row is committed `started` (one per session at a time; a stale one is recovered
- *      first, a live one answers 409);
- *   4. ProcessTransaction with the HostedPaymentToken, as the service: the gateway charges the
- *      session's amount at most once (its own claim answers `09` while another payment runs, `94`
- *      once paid);
- *   5. the attempt's end, the payment and the webhook event are committed together, and the
- *      answer is stored for the key.
+ * Paying a checkout session exactly once (DESIGN.md §8, §16–17; security-requirements.md IDEM-1…7,
+ * REL-2/3; checkout-anchors.md §5.7). Two commits of the checkout's own, each one that
+ * exactly-once needs, around one gateway call:
+ *   1. in one transaction: the pay counters (rate limits), the Idempotency-Key claimed, and the
+ *      attempt committed `started` — a replay, a mismatch (422), a request still in flight (409),
+ *      a session already paid here, or another live attempt (409) ends here;
+ *   2. PayCheckoutSession as the service: the gateway claims the session, charges its amount at most
+ *      once and answers a typed Outcome with the session's fields (and, once paid, the redirect's
+ *      signature);
+ *   3. in one transaction: the attempt's end, the payment or the decline, the webhook event and the
+ *      answer stored for the key.
  * Answers worth replaying (paid, declined, 3-D Secure challenge) are 200 and stored; errors free
  * the key. When the gateway's answer is lost, the attempt stays `started` and the key in flight:
  * recovery.ts settles both, so a retry with the same key gets the real outcome.
  */
-import { declineMessage } from '../../shared/checkout/decline-messages.ts';
 import type { z } from 'zod';
+import { declineMessage } from '../../shared/checkout/decline-messages.ts';
 import type { CancelResponse, PayBody, PayResponse } from '../../shared/checkout/pay-schemas.ts';
+import type { OperationResult } from '../../shared/contract/service.ts';
+import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
-import {
-  type Attempt,
-  finishAttempt,
-  paymentOfSession,
-  recordPayment,
-  type SessionSnapshot,
-  startAttempt,
-  startedAttempt,
-} from './attempts.ts';
-import type { CallOrigin, CheckoutDeps } from './deps.ts';
-import { brandingOf, type Payer, saleRequest, sessionDetails, transactionIdIn } from './gateway-calls.ts';
+import { finishAttempt, paymentOfSession, recordPayment, startAttempt, startedAttempt } from './attempts.ts';
+import type { CallOrigin } from './contexts.ts';
+import type { CheckoutDeps } from './deps.ts';
+import { type Payer, paymentOf, readSessionAsService, saleRequest, snapshotOf } from './gateway-calls.ts';
 import {
   claimKey,
   completeKey,
   fingerprintOf,
+  type KeyClaim,
   type KeyScope,
   releaseKey,
   storedAnswer,
 } from './idempotency.ts';
+import { revokeWalletTokens } from './otp.ts';
+import { hitAll, type Rule } from './rate-limit.ts';
+import type { Attempt, Payment } from './records.ts';
 import { PAY_ENDPOINT, recoverAttempt, recoverAttempts } from './recovery.ts';
 import { paidBody } from './redirect.ts';
-import { revokeWalletTokens } from './otp.ts';
-import { getSessionMeta } from './session-meta.ts';
 import { announceCanceled } from './session-expiry.ts';
 import { challengeIdOf } from './three-ds-results.ts';
 
@@ -60,6 +56,8 @@ const REFUSED = new Set([
   'not_found',
   'not_implemented',
 ]);
+
+type PayResult = OperationResult<'PayCheckoutSession'>;
 
 function isStale(deps: CheckoutDeps, since: Date): boolean {
   return deps.now().getTime() - since.getTime() > deps.staleAttemptMs;
@@ -80,6 +78,38 @@ export async function replayedAnswer(
   return json === null ? null : { json, replayed: true };
 }
 
+type Begun =
+  | Exclude<KeyClaim, { kind: 'claimed' }>
+  | { kind: 'limited'; wait: number }
+  | { kind: 'paid'; payment: Payment }
+  | { kind: 'busy'; other: Attempt | null }
+  | { kind: 'started'; attempt: Attempt };
+
+/** Step 1, one transaction: counters, key, attempt. */
+function begin(
+  deps: CheckoutDeps,
+  scope: KeyScope,
+  fingerprint: string,
+  method: 'card' | 'ach',
+  limits: readonly (readonly [string, Rule])[],
+): Promise<Begun> {
+  const now = deps.now();
+  return deps.db.transaction(async (tx): Promise<Begun> => {
+    const wait = await hitAll(tx, limits, now);
+    if (wait > 0) return { kind: 'limited', wait };
+    const claim = await claimKey(tx, scope, fingerprint, now);
+    if (claim.kind !== 'claimed') return claim;
+    // Paid and recorded here already: the receipt, without asking the gateway.
+    const payment = await paymentOfSession(tx, scope.sessionToken);
+    if (payment?.transactionId) return { kind: 'paid', payment };
+    const attempt = await startAttempt(tx, { sessionToken: scope.sessionToken, key: scope.key, method }, now);
+    if (attempt) return { kind: 'started', attempt };
+    // Another attempt of the session is running: this key is not used up (the counters stay).
+    await releaseKey(tx, scope);
+    return { kind: 'busy', other: await startedAttempt(tx, scope.sessionToken) };
+  });
+}
+
 export async function paySession(
   deps: CheckoutDeps,
   origin: CallOrigin,
@@ -90,192 +120,166 @@ export async function paySession(
 ): Promise<PayAnswer> {
   const scope: KeyScope = { sessionToken: token, endpoint: PAY_ENDPOINT, key };
   const fingerprint = fingerprintOf(deps.secret, PAY_ENDPOINT, body);
-  let claim = await claimKey(deps.db, scope, fingerprint, deps.now());
-  if (claim.kind === 'in_flight' && isStale(deps, claim.since)) {
+  // A saved card is a card: the merchant accepts it, declines read like a card's.
+  const method = body.method === 'ach' ? 'ach' : 'card';
+  const limits = [
+    [`pay:ip:${origin.remoteAddress}`, deps.limits.payPerIp],
+    [`pay:session:${token}`, deps.limits.payPerSession],
+  ] as const;
+  let begun = await begin(deps, scope, fingerprint, method, limits);
+  if (begun.kind === 'in_flight' && isStale(deps, begun.since)) {
     // The request holding the key died: settle its attempt, or free a key no attempt holds.
     await recoverAttempts(deps, { sessionToken: token, origin });
     const started = await startedAttempt(deps.db, token);
     if (started?.idempotencyKey !== key) await releaseKey(deps.db, scope);
-    claim = await claimKey(deps.db, scope, fingerprint, deps.now());
+    begun = await begin(deps, scope, fingerprint, method, []);
   }
-  if (claim.kind === 'mismatch') throw new PayframeError('idempotency_mismatch');
-  if (claim.kind === 'in_flight') {
-    throw new PayframeError(
-      'payment_in_progress',
-      'A request with this Idempotency-Key is still in progress. Try again shortly.',
-    );
+  if (begun.kind === 'busy' && begun.other && isStale(deps, begun.other.startedAt)) {
+    await recoverAttempt(deps, begun.other, origin);
+    begun = await begin(deps, scope, fingerprint, method, []);
   }
-  if (claim.kind === 'replay') return { json: claim.body, replayed: true };
-
-  let answer: PayResponse;
-  try {
-    answer = await execute(deps, origin, scope, body, wallet);
-  } catch (err) {
-    if (!(err instanceof OutcomeUnknown)) await releaseKey(deps.db, scope);
-    throw err instanceof OutcomeUnknown
-      ? new PayframeError(
-          'internal',
-          'The payment could not be confirmed yet. Wait a moment, then retry with the same Idempotency-Key: it will not charge twice.',
-        )
-      : err;
+  switch (begun.kind) {
+    case 'limited':
+      throw new PayframeError('rate_limited', undefined, undefined, { retryAfterSeconds: begun.wait });
+    case 'mismatch':
+      throw new PayframeError('idempotency_mismatch');
+    case 'in_flight':
+      throw new PayframeError(
+        'payment_in_progress',
+        'A request with this Idempotency-Key is still in progress. Try again shortly.',
+      );
+    case 'busy':
+      throw new PayframeError('payment_in_progress');
+    case 'replay':
+      return { json: begun.body, replayed: true };
+    case 'paid': {
+      const p = begun.payment;
+      const json = JSON.stringify(await paidBody(deps.signer, p.attemptKey === key ? 'succeeded' : 'already_paid', p));
+      await completeKey(deps.db, scope, 200, json, deps.now());
+      return { json, replayed: false };
+    }
+    case 'started':
+      return { json: await execute(deps, origin, scope, begun.attempt, body, wallet), replayed: false };
   }
-  const json = JSON.stringify(answer);
-  await completeKey(deps.db, scope, 200, json, deps.now());
-  return { json, replayed: false };
 }
 
-class OutcomeUnknown extends Error {}
+/** Ends the attempt as `failed` and frees its key: nothing was charged, nothing is replayed. */
+async function giveUp(deps: CheckoutDeps, scope: KeyScope, attempt: Attempt, code: string, message: string) {
+  await deps.db.transaction(async (tx) => {
+    await finishAttempt(tx, attempt, { kind: 'failed', code, message }, deps.now());
+    await releaseKey(tx, scope);
+  });
+}
 
 async function execute(
   deps: CheckoutDeps,
   origin: CallOrigin,
   scope: KeyScope,
+  attempt: Attempt,
   body: PayBody,
   wallet: Payer['wallet'],
-): Promise<PayResponse> {
-  const token = scope.sessionToken;
-  // A saved card is a card: the merchant accepts it, declines read like a card's.
-  const method = body.method === 'ach' ? 'ach' : 'card';
-  const { detail, status } = await sessionDetails(deps, origin, token);
-  if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
-  if (status === 'expired' || status === 'canceled') {
-    throw new PayframeError(status === 'expired' ? 'session_expired' : 'session_canceled');
-  }
-  const recorded = status === 'paid' ? await paymentOfSession(deps.db, token) : null;
-  if (recorded?.transactionId) {
-    return paidBody(deps.signer, recorded.attemptKey === scope.key ? 'succeeded' : 'already_paid', recorded);
-  }
-  // Paid but not fully recorded here: go on; the gateway answers 94 with the transaction id and
-  // charges nothing (a paid session stays paid).
-  const branding = await brandingOf(deps, origin, token);
-  if (!branding.methods.includes(method)) {
-    throw new PayframeError('validation_failed', 'This payment method is not accepted here.', [
-      { field: 'method', code: 'method_not_accepted', message: 'This payment method is not accepted here.' },
-    ]);
-  }
-  const meta = await getSessionMeta(deps.db, token);
-  const snapshot: SessionSnapshot = {
-    merchantId: branding.merchantId,
-    merchantName: detail.MerchantName ?? branding.name,
-    amount: detail.Amount,
-    currency: meta?.currency ?? null,
-    orderNumber: detail.OrderNumber ?? null,
-    returnUrl: detail.ReturnUrl ?? recorded?.returnUrl ?? null,
-  };
-  const attempt = await beginAttempt(deps, origin, scope, method, snapshot);
-
-  let res: Awaited<ReturnType<CheckoutDeps['port']['ProcessTransaction']>>;
+): Promise<string> {
+  let res: PayResult;
   try {
-    res = await deps.port.ProcessTransaction(
-      {
-        request: saleRequest(token, body, {
-          email: detail.Email ?? null,
-          phone: detail.PhoneNumber ?? null,
-          wallet,
-        }),
-      },
+    res = await deps.port.PayCheckoutSession(
+      { token: scope.sessionToken, request: saleRequest(body, { wallet }) },
       deps.contexts.service(origin),
     );
   } catch (err) {
     if (err instanceof PayframeError && REFUSED.has(err.code)) {
-      await deps.db.transaction((tx) =>
-        finishAttempt(tx, attempt, { kind: 'failed', code: err.code, message: err.message }, deps.now()),
-      );
+      await giveUp(deps, scope, attempt, err.code, err.message);
+      if (err.code === 'not_found') throw new PayframeError('not_found', 'This checkout session does not exist.');
       deps.log.error({ err }, 'the gateway refused the payment request');
       throw new PayframeError('internal');
     }
+    // Timeout, network, 5xx: the gateway may have charged. The attempt stays `started` and the key
+    // in flight; recovery asks the gateway and settles both.
     deps.log.error({ err, attemptId: attempt.id }, 'payment outcome unknown: left to recovery');
-    throw new OutcomeUnknown();
+    throw new PayframeError(
+      'internal',
+      'The payment could not be confirmed yet. Wait a moment, then retry with the same Idempotency-Key: it will not charge twice.',
+    );
   }
-  return settle(deps, attempt, res, method);
+  return settle(deps, scope, attempt, res, body.method === 'ach' ? 'ach' : 'card');
 }
 
-async function beginAttempt(
-  deps: CheckoutDeps,
-  origin: CallOrigin,
-  scope: KeyScope,
-  method: 'card' | 'ach',
-  snapshot: SessionSnapshot,
-): Promise<Attempt> {
-  const input = { sessionToken: scope.sessionToken, key: scope.key, method, snapshot };
-  let attempt = await startAttempt(deps.db, input, deps.now());
-  if (!attempt) {
-    const other = await startedAttempt(deps.db, scope.sessionToken);
-    if (other && isStale(deps, other.startedAt)) await recoverAttempt(deps, other, origin);
-    attempt = await startAttempt(deps.db, input, deps.now());
-  }
-  if (!attempt) throw new PayframeError('payment_in_progress');
-  return attempt;
+/** Stores the answer for the key inside the settling transaction. */
+async function answered(q: Queryable, deps: CheckoutDeps, scope: KeyScope, answer: PayResponse): Promise<string> {
+  const json = JSON.stringify(answer);
+  await completeKey(q, scope, 200, json, deps.now());
+  return json;
 }
-
-type Response = Awaited<ReturnType<CheckoutDeps['port']['ProcessTransaction']>>;
 
 async function settle(
   deps: CheckoutDeps,
+  scope: KeyScope,
   attempt: Attempt,
-  res: Response,
+  res: PayResult,
   method: 'card' | 'ach',
-): Promise<PayResponse> {
+): Promise<string> {
+  const now = deps.now();
+  const session = snapshotOf(res);
   const code = res.ResponseCode ?? '';
   const message = res.ResponseMessage ?? '';
-  const now = deps.now();
-  if (code === '00') {
-    const outcome = {
-      kind: 'succeeded' as const,
-      transactionId: res.TransactionID,
-      approvalCode: res.ApprovalCode ?? null,
-      maskedCard: res.MaskedCardNumber ?? null,
-    };
-    const payment = await deps.db.transaction(
-      async (tx) => (await finishAttempt(tx, attempt, outcome, now))!,
-    );
-    return paidBody(
-      deps.signer,
-      payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid',
-      payment,
-    );
+  switch (res.Outcome) {
+    case 'Approved':
+    case 'AlreadyPaid': {
+      const paid = paymentOf(scope.sessionToken, res, null);
+      if (!paid) throw new Error('The gateway answered a payment without its time.');
+      return deps.db.transaction(async (tx) => {
+        let payment: Payment;
+        if (res.Outcome === 'Approved') {
+          const outcome = {
+            kind: 'succeeded' as const,
+            transactionId: paid.transactionId,
+            approvalCode: paid.approvalCode,
+            maskedCard: paid.maskedCard,
+          };
+          payment = (await finishAttempt(tx, attempt, outcome, now, { ...session, payment: paid }))!;
+        } else {
+          await finishAttempt(tx, attempt, { kind: 'failed', code: '94', message: 'already paid' }, now, session);
+          payment = await recordPayment(tx, paid, null, session.webhookUrl, now);
+        }
+        const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
+        // The gateway signed the redirect with its answer, so nothing here reads the database again.
+        return answered(tx, deps, scope, await paidBody(deps.signer, status, payment));
+      });
+    }
+    case 'Declined': {
+      if (res.DeclineReason === 'MethodNotAccepted') {
+        await giveUp(deps, scope, attempt, code, message);
+        throw new PayframeError('validation_failed', 'This payment method is not accepted here.', [
+          { field: 'method', code: 'method_not_accepted', message: 'This payment method is not accepted here.' },
+        ]);
+      }
+      const decline = { kind: 'declined' as const, code, message, transactionId: res.TransactionID ?? null };
+      return deps.db.transaction(async (tx) => {
+        await finishAttempt(tx, attempt, decline, now, session);
+        return answered(tx, deps, scope, { status: 'declined', code, message: declineMessage(code, method) });
+      });
+    }
+    case 'ChallengeRequired': {
+      const challengeUrl = res.ChallengeUrl ?? '';
+      const id = challengeIdOf(challengeUrl);
+      if (id === null) {
+        await giveUp(deps, scope, attempt, code, message);
+        throw new PayframeError('internal', 'The gateway answered a challenge this checkout cannot read.');
+      }
+      // Polled on the page's own origin (connect-src 'self'), also when the gateway is elsewhere.
+      const resultUrl = `/api/checkout/sessions/${attempt.sessionToken}/three-ds/${id}`;
+      return deps.db.transaction(async (tx) => {
+        await finishAttempt(tx, attempt, { kind: 'failed', code, message }, now, session);
+        return answered(tx, deps, scope, { status: 'requires_action', challengeUrl, resultUrl });
+      });
+    }
+    case 'InProgress':
+      await giveUp(deps, scope, attempt, '09', 'in progress');
+      throw new PayframeError('payment_in_progress');
+    case 'Closed':
+      // The session changed under the attempt (a cancel or the expiry won the race): not a decline.
+      await giveUp(deps, scope, attempt, '12', res.Status);
+      throw new PayframeError(res.Status === 'Canceled' ? 'session_canceled' : 'session_expired');
   }
-  if (code === '94') {
-    const payment = await deps.db.transaction(async (tx) => {
-      await finishAttempt(tx, attempt, { kind: 'failed', code, message }, now);
-      const outcome = {
-        kind: 'succeeded' as const,
-        transactionId: transactionIdIn(message),
-        approvalCode: null,
-        maskedCard: null,
-      };
-      return recordPayment(tx, { ...attempt, id: null, idempotencyKey: null }, outcome, now);
-    });
-    return paidBody(deps.signer, 'already_paid', payment);
-  }
-  // The session changed under the attempt (a cancel or the expiry won the race): not a decline.
-  const closed =
-    code === '12'
-      ? /expired/i.test(message)
-        ? 'session_expired'
-        : /cancel/i.test(message)
-          ? 'session_canceled'
-          : null
-      : null;
-  if (code === '09' || closed) {
-    await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
-    throw new PayframeError(closed ?? 'payment_in_progress');
-  }
-  if (code === '65' && res.ResponseMessageDetail && res.TransactionID === '0') {
-    await deps.db.transaction((tx) => finishAttempt(tx, attempt, { kind: 'failed', code, message }, now));
-    const challengeUrl = res.ResponseMessageDetail;
-    const id = challengeIdOf(challengeUrl);
-    if (id === null)
-      throw new PayframeError('internal', 'The gateway answered a challenge this checkout cannot read.');
-    // Polled on the page's own origin (connect-src 'self'), also when the gateway is elsewhere.
-    const resultUrl = `/api/checkout/sessions/${attempt.sessionToken}/three-ds/${id}`;
-    return { status: 'requires_action', challengeUrl, resultUrl };
-  }
-  const transactionId = res.TransactionID && res.TransactionID !== '0' ? res.TransactionID : null;
-  await deps.db.transaction((tx) =>
-    finishAttempt(tx, attempt, { kind: 'declined', code, message, transactionId }, now),
-  );
-  return { status: 'declined', code, message: declineMessage(code, method) };
 }
 
 /**
@@ -288,22 +292,25 @@ export async function cancelSession(
   origin: CallOrigin,
   token: string,
 ): Promise<z.infer<typeof CancelResponse>> {
-  const { detail, status } = await sessionDetails(deps, origin, token);
-  if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
-  if (status === 'paid') throw new PayframeError('session_paid');
-  if (status === 'expired') throw new PayframeError('session_expired');
-  if (status === 'open') {
+  let session = await readSessionAsService(deps, origin, token);
+  if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
+  if (session.status === 'open') {
     const res = await deps.port.CancelHostedPayment({ token }, deps.contexts.service(origin));
-    const after = res.Status ? 'canceled' : (await sessionDetails(deps, origin, token)).status;
-    if (after !== 'canceled') {
-      throw new PayframeError(
-        after === 'paid' ? 'session_paid' : after === 'expired' ? 'session_expired' : 'payment_in_progress',
-      );
-    }
+    if (!res.Status) session = (await readSessionAsService(deps, origin, token)) ?? session;
+    else session = { ...session, status: 'canceled' };
+  }
+  if (session.status !== 'canceled') {
+    throw new PayframeError(
+      session.status === 'paid'
+        ? 'session_paid'
+        : session.status === 'expired'
+          ? 'session_expired'
+          : 'payment_in_progress',
+    );
   }
   // Also when it was canceled already: a first cancel cut short before these two is finished here
   // (both are once-only).
   await revokeWalletTokens(deps, token);
-  await announceCanceled(deps, token, { amount: detail.Amount, orderNumber: detail.OrderNumber ?? null });
+  await announceCanceled(deps, session);
   return { status: 'canceled' };
 }

@@ -1,7 +1,9 @@
 /**
- * Per-IP and per-session rate limits of the checkout API, counted in the database so every
- * instance sees the same count (@fastify/rate-limit keeps its counts per process by default; a
- * shared store would need Redis, which Payframe does not run). Fixed windows: one upsert per check.
+ * Per-IP and per-session rate limits of the checkout API. Pay requests and the SMS budget are
+ * counted in the database so every instance sees the same count (@fastify/rate-limit keeps its
+ * counts per process by default; a shared store would need Redis, which Payframe does not run):
+ * fixed windows, one statement for all of a request's buckets. Session loads and merchant REST
+ * calls are counted per instance in memory (MemoryRateLimiter).
  * Over the limit: 429 `rate_limited` with Retry-After (seconds to the window's end).
  */
 import type { FastifyReply } from 'fastify';
@@ -38,17 +40,44 @@ export const DEFAULT_LIMITS: RateLimits = {
   smsSendsGlobal: { limit: 500, windowMs: 60 * 60_000 },
 };
 
-/** Counts one hit; answers the seconds to wait when the bucket is over its limit, else 0. */
-export async function hit(q: Queryable, bucket: string, rule: Rule, now: Date): Promise<number> {
-  const start = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
-  const { rows } = await q.query<{ hits: number }>(
-    `insert into checkout_rate_counters (bucket, window_start, hits) values ($1, $2, 1)
-     on conflict (bucket, window_start) do update set hits = checkout_rate_counters.hits + 1
-     returning hits`,
-    [bucket, new Date(start)],
-  );
-  const hits = Number(rows[0]?.hits ?? 0);
+function windowStart(rule: Rule, now: Date): number {
+  return Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
+}
+
+function waitOf(rule: Rule, hits: number, now: Date): number {
+  const start = windowStart(rule, now);
   return hits > rule.limit ? Math.max(1, Math.ceil((start + rule.windowMs - now.getTime()) / 1000)) : 0;
+}
+
+/**
+ * Counts one hit in every bucket, in one statement; answers the seconds to wait when one is over
+ * its limit, else 0. Call it inside another transaction to save a round trip (the pay flow does).
+ */
+export async function hitAll(
+  q: Queryable,
+  checks: readonly (readonly [bucket: string, rule: Rule])[],
+  now: Date,
+): Promise<number> {
+  if (checks.length === 0) return 0;
+  const values = checks.map((_, i) => `($${2 * i + 1}, $${2 * i + 2}::timestamptz, 1)`).join(', ');
+  const { rows } = await q.query<{ bucket: string; hits: number }>(
+    `insert into checkout_rate_counters (bucket, window_start, hits) values ${values}
+     on conflict (bucket, window_start) do update set hits = checkout_rate_counters.hits + 1
+     returning bucket, hits`,
+    checks.flatMap(([bucket, rule]) => [bucket, new Date(windowStart(rule, now))]),
+  );
+  const hits = new Map(rows.map((r) => [r.bucket, Number(r.hits)]));
+  return Math.max(...checks.map(([bucket, rule]) => waitOf(rule, hits.get(bucket) ?? 0, now)));
+}
+
+/** Counts one hit; answers the seconds to wait when the bucket is over its limit, else 0. */
+export function hit(q: Queryable, bucket: string, rule: Rule, now: Date): Promise<number> {
+  return hitAll(q, [[bucket, rule]], now);
+}
+
+export function rateLimited(reply: FastifyReply, wait: number): PayframeError {
+  reply.header('retry-after', String(wait));
+  return new PayframeError('rate_limited', undefined, undefined, { retryAfterSeconds: wait });
 }
 
 /** Checks every bucket (each counts the hit); throws 429 with Retry-After when one is over. */
@@ -58,11 +87,45 @@ export async function enforceLimits(
   checks: readonly [bucket: string, rule: Rule][],
   now: Date,
 ): Promise<void> {
-  let wait = 0;
-  for (const [bucket, rule] of checks) wait = Math.max(wait, await hit(q, bucket, rule, now));
-  if (wait > 0) {
-    reply.header('retry-after', String(wait));
-    throw new PayframeError('rate_limited', undefined, undefined, { retryAfterSeconds: wait });
+  const wait = await hitAll(q, checks, now);
+  if (wait > 0) throw rateLimited(reply, wait);
+}
+
+/**
+ * Fixed-window counters in this process's memory, for limits where one instance's count is enough:
+ * session loads and merchant REST calls per client address. They guard an instance against one
+ * noisy client without a database round trip per request; behind a balancer spreading one client
+ * over N instances the effective limit is up to N times the rule (docs/deployment.md). Card testing
+ * (pay) and the SMS budget stay counted in the database, across instances.
+ */
+export class MemoryRateLimiter {
+  readonly #counts = new Map<string, { start: number; hits: number }>();
+  #sweptAt = 0;
+
+  /** Counts one hit; the seconds to wait when over the limit, else 0. */
+  hit(bucket: string, rule: Rule, now: Date): number {
+    const start = windowStart(rule, now);
+    this.#sweep(now.getTime());
+    const key = `${rule.windowMs}:${bucket}`;
+    const current = this.#counts.get(key);
+    const hits = current && current.start === start ? current.hits + 1 : 1;
+    this.#counts.set(key, { start, hits });
+    return waitOf(rule, hits, now);
+  }
+
+  enforce(reply: FastifyReply, bucket: string, rule: Rule, now: Date): void {
+    const wait = this.hit(bucket, rule, now);
+    if (wait > 0) throw rateLimited(reply, wait);
+  }
+
+  /** Forgets windows that ended, at most once a minute, so memory stays bounded by live clients. */
+  #sweep(nowMs: number): void {
+    if (nowMs - this.#sweptAt < 60_000) return;
+    this.#sweptAt = nowMs;
+    for (const [key, c] of this.#counts) {
+      const windowMs = Number(key.slice(0, key.indexOf(':')));
+      if (c.start + windowMs <= nowMs) this.#counts.delete(key);
+    }
   }
 }
 

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PayBody } from '../../shared/checkout/pay-schemas.ts';
 import { createLogger } from '../logger.ts';
 import { databaseTargets } from '../testing/databases.ts';
-import { defaultContexts, saleRequest } from './gateway-calls.ts';
+import { defaultContexts } from './contexts.ts';
+import { saleRequest } from './gateway-calls.ts';
 import { fingerprintOf } from './idempotency.ts';
 import {
   approvedTransactions,
@@ -19,7 +20,7 @@ import {
   newKey,
   openCheckoutWorld,
   pay,
-  withProcessTransaction,
+  withPayCheckoutSession,
 } from './testing/checkout-world.ts';
 
 const STALE_MS = 60_000;
@@ -38,10 +39,9 @@ describe.each(databaseTargets())('attempt recovery ($name)', (target) => {
       [token, key, fingerprint, at],
     );
     await world.db.query(
-      `insert into checkout_attempts (session_token, idempotency_key, method, state, merchant_id, merchant_name, amount,
-         currency, order_number, return_url, started_at)
-       values ($1, $2, 'card', 'started', $3, 'Alpha Outfitters', 24.99, 'USD', 'A-1001', 'https://shop.example/thanks', $4)`,
-      [token, key, world.merchant.id, at],
+      `insert into checkout_attempts (session_token, idempotency_key, method, state, started_at)
+       values ($1, $2, 'card', 'started', $3)`,
+      [token, key, at],
     );
   }
 
@@ -53,11 +53,11 @@ describe.each(databaseTargets())('attempt recovery ($name)', (target) => {
     await crashedAttempt(w, token, key, clock.now());
     // The charge the crashed request made, through the port as the checkout makes it.
     const origin = { requestId: 'test', remoteAddress: '127.0.0.1', log };
-    const charged = await w.t.gateway.service.ProcessTransaction(
-      { request: saleRequest(token, PayBody.parse(cardBody()), { email: null, phone: null }) },
+    const charged = await w.t.gateway.service.PayCheckoutSession(
+      { token, request: saleRequest(PayBody.parse(cardBody()), {}) },
       defaultContexts.service(origin),
     );
-    expect(charged.ResponseCode).toBe('00');
+    expect(charged.Outcome).toBe('Approved');
 
     expect(await w.checkout.recoverAttempts()).toEqual({ succeeded: 0, failed: 0, unknown: 0 }); // not stale yet
     clock.advance(STALE_MS + 1_000);
@@ -126,7 +126,7 @@ describe.each(databaseTargets())('attempt recovery ($name)', (target) => {
     w = await openCheckoutWorld(await target.open(), {
       now: clock.now,
       staleAttemptMs: STALE_MS,
-      wrapPort: withProcessTransaction(async (real, params, context) => {
+      wrapPort: withPayCheckoutSession(async (real, params, context) => {
         const answer = await real(params, context);
         if (loseAnswer) throw new Error('socket hang up');
         return answer;

@@ -2,29 +2,30 @@
  * Recovery of attempts left `started` (security-requirements.md REL-3, Brandur's "completer"): the
  * checkout crashed, or lost its answer, between committing the attempt and recording the gateway's
  * answer. It runs at start, periodically, and before a new attempt on the same session. It never
- * charges: it only asks the gateway what became of the session.
+ * charges: it only asks the gateway what became of the session (GetCheckoutSession, typed).
  *
- * For each attempt `started` longer ago than `staleAttemptMs` (longer than any ProcessTransaction
- * call can take), GetHostedPaymentDetails(token) as the service:
- *   - **paid**: the session was charged, by this attempt (the only one the checkout had in flight on
+ * For each attempt `started` longer ago than `staleAttemptMs` (longer than any PayCheckoutSession
+ * call can take):
+ *   - **Paid**: the session was charged, by this attempt (the only one the checkout had in flight on
  *     it) or by a direct SOAP payment. The attempt becomes `succeeded` (`recovered`), the payment is
- *     recorded with its `payment.succeeded` webhook (once: the payments table's key), and the
- *     attempt's Idempotency-Key replays the receipt. The transaction id is taken from the gateway's
- *     message when it names it; otherwise it stays unknown until the next pay request on the session,
- *     whose ProcessTransaction the gateway answers `94` "(transaction N)" without charging (paid is
- *     final), and the checkout fills it in.
- *   - **open, expired, canceled or unknown**: the gateway recorded no payment. The attempt becomes
- *     `failed` and its key is released, so the shopper's retry with the SAME key runs again. If the
- *     gateway itself had charged the processor and crashed before recording it, that retry's
- *     ProcessTransaction finds the gateway's stale claim and looks the charge up at the processor
- *     by its reference (server/gateway/payments/session-claim.ts): it is recorded, not charged again.
+ *     recorded as the gateway reports it (transaction id, time, redirect signature) with its
+ *     `payment.succeeded` webhook (once: the payments table's key), and the attempt's
+ *     Idempotency-Key replays the receipt.
+ *   - **Open with a payment in progress**: the gateway holds a claim on the session — its own
+ *     attempt is running or was cut short and is settled by the gateway. Nothing is concluded: the
+ *     attempt stays `started` and the next run asks again.
+ *   - **Open, Expired, Canceled, or no such session**: the gateway recorded no payment and holds no
+ *     claim. The attempt becomes `failed` and its key is released, so the shopper's retry with the
+ *     SAME key runs again.
  *   - **the gateway cannot be reached**: the attempt stays `started`; the next run tries again.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { type Attempt, finishAttempt, markRecovered, staleAttempts } from './attempts.ts';
-import type { CallOrigin, CheckoutDeps } from './deps.ts';
-import { sessionDetails, transactionIdIn } from './gateway-calls.ts';
+import { finishAttempt, markRecovered, staleAttempts } from './attempts.ts';
+import type { CallOrigin } from './contexts.ts';
+import type { CheckoutDeps } from './deps.ts';
+import { type GatewaySession, readSessionAsService } from './gateway-calls.ts';
 import { completeKey, type KeyScope, releaseKey } from './idempotency.ts';
+import type { Attempt } from './records.ts';
 import { paidBody } from './redirect.ts';
 
 export const PAY_ENDPOINT = 'pay';
@@ -40,9 +41,9 @@ export async function recoverAttempt(
   attempt: Attempt,
   origin: CallOrigin,
 ): Promise<Resolution> {
-  let found: Awaited<ReturnType<typeof sessionDetails>>;
+  let found: GatewaySession | null;
   try {
-    found = await sessionDetails(deps, origin, attempt.sessionToken);
+    found = await readSessionAsService(deps, origin, attempt.sessionToken);
   } catch (err) {
     deps.log.warn({ err, attemptId: attempt.id }, 'attempt recovery: gateway unavailable');
     return 'unknown';
@@ -53,19 +54,19 @@ export async function recoverAttempt(
     endpoint: PAY_ENDPOINT,
     key: attempt.idempotencyKey,
   };
-  if (found.status === 'paid') {
+  if (found?.payment) {
+    const paid = found.payment;
     const outcome = {
       kind: 'succeeded' as const,
-      transactionId: transactionIdIn(found.detail.Message),
-      approvalCode: null,
-      maskedCard: null,
+      transactionId: paid.transactionId,
+      approvalCode: paid.approvalCode,
+      maskedCard: paid.maskedCard,
     };
     const payment = await deps.db.transaction(async (tx) => {
-      const p = await finishAttempt(tx, attempt, outcome, now);
+      const p = await finishAttempt(tx, attempt, outcome, now, { ...found, payment: paid });
       await markRecovered(tx, attempt.id);
       return p!;
     });
-    // Signed outside the transaction: the in-process signer reads the database itself.
     const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
     await completeKey(
       deps.db,
@@ -77,6 +78,11 @@ export async function recoverAttempt(
     deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the session was paid');
     return 'succeeded';
   }
+  if (found?.status === 'open' && found.paymentInProgress) {
+    // The gateway's verdict is pending (its claim is settled by the gateway itself): wait for it.
+    deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the gateway still holds a payment claim');
+    return 'unknown';
+  }
   await deps.db.transaction(async (tx) => {
     await finishAttempt(
       tx,
@@ -87,7 +93,7 @@ export async function recoverAttempt(
     await markRecovered(tx, attempt.id);
     await releaseKey(tx, scope);
   });
-  deps.log.info({ attemptId: attempt.id, status: found.status }, 'attempt recovery: nothing was charged');
+  deps.log.info({ attemptId: attempt.id, status: found?.status ?? 'unknown' }, 'attempt recovery: nothing was charged');
   return 'failed';
 }
 

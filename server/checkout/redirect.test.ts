@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../testing/databases.ts';
-import { canonicalRedirectString } from './redirect.ts';
+import { canonicalRedirectString } from '../../shared/checkout/redirect-signature.ts';
 import {
   type CheckoutWorld,
   cardBody,

@@ -4,27 +4,22 @@
  *
  * The ReturnUrl gets five query parameters, `status`, `transactionId`, `orderNumber`, `amount`,
  * `timestamp` (Unix seconds of the payment), and `signature`: lowercase hex HMAC-SHA256, under the
- * merchant's TransactionKey, of the canonical string — the five `name=value` pairs in exactly that
- * order, values as decoded from the query (empty when absent), joined by a line feed:
- *
- *   status=succeeded\ntransactionId=100042\norderNumber=A-1001\namount=24.99\ntimestamp=1767225600
- *
- * A line feed cannot occur in any value (the gateway strips control characters from order numbers),
- * so no two parameter sets share a canonical string. Parameters of the same names already in the
- * ReturnUrl are replaced. The signature proves the values came from Payframe; merchants still confirm
- * the payment server to server (GET /v1/checkout-sessions/:token or the webhook), RED-3.
+ * merchant's TransactionKey, of the canonical string (shared/checkout/redirect-signature.ts).
+ * The gateway makes the signature with the payment's answer, so nothing is signed here; only a
+ * payment recorded before the gateway did so is signed through the signer. Parameters of the same
+ * names already in the ReturnUrl are replaced. The signature proves the values came from Payframe;
+ * merchants still confirm the payment server to server (GET /v1/checkout-sessions/:token or the
+ * webhook), RED-3.
  */
 import type { Receipt } from '../../shared/checkout/pay-schemas.ts';
-import type { Payment } from './attempts.ts';
+import {
+  canonicalRedirectString,
+  REDIRECT_PARAMS,
+  redirectParams,
+} from '../../shared/checkout/redirect-signature.ts';
 import { lastFour } from './gateway-calls.ts';
+import type { Payment } from './records.ts';
 import type { Signer } from './signer.ts';
-
-export const REDIRECT_PARAMS = ['status', 'transactionId', 'orderNumber', 'amount', 'timestamp'] as const;
-export type RedirectParams = Record<(typeof REDIRECT_PARAMS)[number], string>;
-
-export function canonicalRedirectString(params: RedirectParams): string {
-  return REDIRECT_PARAMS.map((name) => `${name}=${params[name]}`).join('\n');
-}
 
 export function receiptOf(p: Payment): Receipt {
   return {
@@ -43,24 +38,21 @@ export function receiptOf(p: Payment): Receipt {
 /** The ReturnUrl with the signed result, or null when the session has no ReturnUrl. */
 export async function signedRedirectUrl(signer: Signer, p: Payment): Promise<string | null> {
   if (!p.returnUrl) return null;
-  const params: RedirectParams = {
-    status: 'succeeded',
-    transactionId: p.transactionId ?? '',
-    orderNumber: p.orderNumber ?? '',
-    amount: p.amount,
-    timestamp: String(Math.floor(p.paidAt.getTime() / 1000)),
-  };
+  const params = redirectParams(p);
   const url = new URL(p.returnUrl);
   for (const name of REDIRECT_PARAMS) url.searchParams.set(name, params[name]);
-  url.searchParams.set('signature', await signer.sign(p.merchantId, canonicalRedirectString(params)));
+  const signature = p.redirectSignature ?? (await signer.sign(p.merchantId, canonicalRedirectString(params)));
+  url.searchParams.set('signature', signature);
   return url.href;
 }
+
+export type PaidBody = { status: 'succeeded' | 'already_paid'; receipt: Receipt; redirectUrl: string | null };
 
 /** The pay answer for a paid session: `succeeded` for the attempt that paid it, else `already_paid`. */
 export async function paidBody(
   signer: Signer,
   status: 'succeeded' | 'already_paid',
   p: Payment,
-): Promise<{ status: 'succeeded' | 'already_paid'; receipt: Receipt; redirectUrl: string | null }> {
+): Promise<PaidBody> {
   return { status, receipt: receiptOf(p), redirectUrl: await signedRedirectUrl(signer, p) };
 }

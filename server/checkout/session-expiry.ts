@@ -1,100 +1,108 @@
 /**
- * Announces the end of unpaid sessions created over REST with a webhook URL: expired (webhook
- * `checkout.session.expired`, by a sweep) or canceled (`checkout.session.canceled`, when the cancel
- * succeeds). The announcement mark and the outbox row are written in one transaction, so
- * an expiry is announced once, whichever instance runs the sweep. A session the gateway reports
- * paid (or still open) is not announced as expired.
+ * Announces the end of unpaid sessions that have a webhook URL: expired (`checkout.session.expired`,
+ * by a sweep) or canceled (`checkout.session.canceled`, when a cancel succeeds, or by the sweep for
+ * a cancel made elsewhere, e.g. CancelHostedPayment over SOAP). Sessions made over REST and over
+ * SOAP alike: the sweep asks the gateway (ListEndedCheckoutSessions), which owns every session.
+ *
+ * A session ends once: its row in `checkout_session_endings` and the outbox event are written in one
+ * transaction, so an end is announced once, whichever instance or path gets there first. The sweep
+ * keeps a cursor (the end time of the last session it went past) and looks only at sessions that
+ * ended at least `SETTLE_MS` ago, by then committed (a cancel) or beyond any payment claim (an
+ * expiry); a session whose payment claim is still held stops the cursor until it is settled.
  */
-import { paymentOfSession } from './attempts.ts';
 import type { CheckoutDeps } from './deps.ts';
-import { sessionDetails } from './gateway-calls.ts';
+import { type GatewaySession, sessionOf } from './gateway-calls.ts';
 import { workerOrigin } from './recovery.ts';
-import { getSessionMeta } from './session-meta.ts';
 import { enqueueEvent } from './webhooks.ts';
 
-interface Due {
-  token: string;
-  merchant_id: string;
-  currency: string;
-  expires_at: Date;
-  webhook_url: string;
-}
+/** Sessions that ended less than this long ago are left for a later sweep. */
+export const SETTLE_MS = 2 * 60_000;
+const CURSOR = 'session-endings';
+const BATCH = 100;
 
-async function mark(deps: CheckoutDeps, token: string, event: Parameters<typeof enqueueEvent>[1] | null) {
-  const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    const { rowCount } = await tx.query(
-      'update checkout_session_meta set expiry_announced_at = $2 where token = $1 and expiry_announced_at is null',
-      [token, now],
-    );
-    if (rowCount === 1 && event) await enqueueEvent(tx, event, now);
-  });
-}
+type Ended = Pick<GatewaySession, 'token' | 'merchantId' | 'currency' | 'amount' | 'orderNumber' | 'webhookUrl'>;
 
-/** After a successful cancel: `checkout.session.canceled`, once (the sweep then skips the session). */
-export async function announceCanceled(
+async function announce(
   deps: CheckoutDeps,
-  token: string,
-  session: { amount: string | null; orderNumber: string | null },
-): Promise<void> {
-  const meta = await getSessionMeta(deps.db, token);
-  if (!meta?.webhookUrl) return;
-  await mark(deps, token, {
-    type: 'checkout.session.canceled',
-    url: meta.webhookUrl,
-    sessionToken: token,
-    merchantId: meta.merchantId,
-    currency: meta.currency,
-    canceledAt: deps.now(),
-    amount: session.amount,
-    orderNumber: session.orderNumber,
+  session: Ended,
+  type: 'checkout.session.expired' | 'checkout.session.canceled',
+  at: Date,
+): Promise<boolean> {
+  const url = session.webhookUrl;
+  if (!url) return false;
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
+    const { rowCount } = await tx.query(
+      `insert into checkout_session_endings (token, type, announced_at) values ($1, $2, $3)
+       on conflict (token) do nothing`,
+      [session.token, type, now],
+    );
+    if (rowCount !== 1) return false;
+    const common = {
+      url,
+      sessionToken: session.token,
+      merchantId: session.merchantId,
+      currency: session.currency ?? 'USD',
+      amount: session.amount,
+      orderNumber: session.orderNumber,
+    };
+    await enqueueEvent(
+      tx,
+      type === 'checkout.session.canceled'
+        ? { type, ...common, canceledAt: at }
+        : { type, ...common, expiresAt: at },
+      now,
+    );
+    return true;
   });
 }
 
-export async function announceExpiredSessions(deps: CheckoutDeps, limit = 50): Promise<number> {
-  const { rows } = await deps.db.query<Due>(
-    `select token, merchant_id, currency, expires_at, webhook_url from checkout_session_meta
-     where expiry_announced_at is null and webhook_url is not null and expires_at <= $1
-     order by expires_at limit $2`,
-    [deps.now(), limit],
+/** After a successful cancel: `checkout.session.canceled`, once. */
+export async function announceCanceled(deps: CheckoutDeps, session: Ended): Promise<void> {
+  await announce(deps, session, 'checkout.session.canceled', deps.now());
+}
+
+/** Announces the sessions that ended since the last sweep; answers how many it announced. */
+export async function announceEndedSessions(deps: CheckoutDeps): Promise<number> {
+  const now = deps.now();
+  const { rows } = await deps.db.query<{ position: Date }>(
+    'select position from checkout_sweep_cursors where name = $1',
+    [CURSOR],
   );
-  let announced = 0;
-  for (const due of rows) {
-    if (await paymentOfSession(deps.db, due.token)) {
-      await mark(deps, due.token, null);
-      continue;
-    }
-    let found: Awaited<ReturnType<typeof sessionDetails>>;
-    try {
-      found = await sessionDetails(deps, workerOrigin(deps.log), due.token);
-    } catch (err) {
-      deps.log.warn({ err }, 'session expiry: gateway unavailable');
-      continue;
-    }
-    if (found.status === 'open') continue;
-    if (found.status === 'canceled') {
-      // Canceled without the checkout announcing it (e.g. CancelHostedPayment over SOAP).
-      await announceCanceled(deps, due.token, {
-        amount: found.detail.Amount ?? null,
-        orderNumber: found.detail.OrderNumber ?? null,
-      });
-      continue;
-    }
-    if (found.status !== 'expired') {
-      await mark(deps, due.token, null);
-      continue;
-    }
-    await mark(deps, due.token, {
-      type: 'checkout.session.expired',
-      url: due.webhook_url,
-      sessionToken: due.token,
-      merchantId: String(due.merchant_id),
-      currency: due.currency,
-      expiresAt: due.expires_at,
-      amount: found.detail.Amount ?? null,
-      orderNumber: found.detail.OrderNumber ?? null,
-    });
-    announced++;
+  const since = rows[0]?.position ?? new Date(now.getTime() - 24 * 60 * 60_000);
+  const before = new Date(now.getTime() - SETTLE_MS);
+  if (before <= since) return 0;
+  let ended: ReturnType<typeof sessionOf>[];
+  try {
+    const list = await deps.port.ListEndedCheckoutSessions(
+      { endedAfter: since.toISOString(), endedBefore: before.toISOString(), maxCount: BATCH },
+      deps.contexts.service(workerOrigin(deps.log)),
+    );
+    ended = list.map(sessionOf);
+  } catch (err) {
+    deps.log.warn({ err }, 'session endings: gateway unavailable');
+    return 0;
   }
+  let announced = 0;
+  let position = ended.length < BATCH ? before : since;
+  for (const s of ended) {
+    if (s.paymentInProgress) {
+      // Its payment may still succeed: come back to it (and everything after it) next time.
+      position = endOf(s);
+      break;
+    }
+    const type = s.status === 'canceled' ? 'checkout.session.canceled' : 'checkout.session.expired';
+    if (await announce(deps, s, type, endOf(s))) announced++;
+    position = endOf(s);
+  }
+  await deps.db.query(
+    `insert into checkout_sweep_cursors (name, position) values ($1, $2)
+     on conflict (name) do update set position = greatest(checkout_sweep_cursors.position, excluded.position)`,
+    [CURSOR, position],
+  );
   return announced;
+}
+
+function endOf(s: GatewaySession): Date {
+  return s.canceledAt ?? s.expiresAt;
 }

@@ -10,7 +10,7 @@ import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../soap/call-context.ts';
-import { defaultContexts } from './gateway-calls.ts';
+import { defaultContexts } from './contexts.ts';
 
 export interface Signer {
   /** HMAC-SHA256 of `text` (UTF-8) under the merchant's TransactionKey, as lowercase hex. */
@@ -48,11 +48,8 @@ export function portSigner(port: TransactionService<CallContext>, log: FastifyBa
   return {
     async sign(merchantId, text) {
       const r = await port.SignForMerchant({ merchantID: merchantId, message: text }, context());
-      if (!r.Success) {
-        throw /no merchant/i.test(r.Message ?? '')
-          ? new PayframeError('not_found', 'No merchant matches this request.')
-          : new Error(`The gateway did not sign: ${r.Message ?? 'no reason given'}`);
-      }
+      // An unknown merchant is the gateway's `not_found` fault, thrown as it is (a PayframeError).
+      if (!r.Success) throw new Error(`The gateway did not sign: ${r.Message ?? 'no reason given'}`);
       if (!r.Signature || !HEX_SHA256.test(r.Signature))
         throw new Error('The gateway answered no valid signature.');
       return r.Signature;

@@ -14,7 +14,11 @@ import { testDatabaseUrl } from '../config.ts';
 import { futureExpiry } from '../gateway/testing/gateway-kit.ts';
 import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
 import { openPostgresSchema, tempDir } from '../testing/databases.ts';
-import { canonicalRedirectString, REDIRECT_PARAMS, type RedirectParams } from './redirect.ts';
+import {
+  canonicalRedirectString,
+  REDIRECT_PARAMS,
+  type RedirectParams,
+} from '../../shared/checkout/redirect-signature.ts';
 import { hmacHex } from './signer.ts';
 import { freePort } from '../testing/net.ts';
 

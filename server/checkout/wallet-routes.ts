@@ -24,7 +24,7 @@ import type { NotificationMessage, Notifier } from '../notify/notifier.ts';
 import type { Checkout } from './checkout.ts';
 import { widgetRequestGuard } from './csrf.ts';
 import type { CheckoutDeps } from './deps.ts';
-import { sessionDetails } from './gateway-calls.ts';
+import { readSessionAsService } from './gateway-calls.ts';
 import {
   type Contact,
   createVerification,
@@ -119,8 +119,8 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
     const header = request.headers[WALLET_HEADER];
     const contact = typeof header === 'string' ? await walletContact(deps, token, header) : null;
     if (!contact) throw new PayframeError('unauthorized', 'Verify a one-time code to use the saved cards.');
-    const { status } = await sessionDetails(deps, originOf(request), token);
-    if (status !== 'open') {
+    const session = await readSessionAsService(deps, originOf(request), token);
+    if (session?.status !== 'open') {
       // The wallet credential ends with the session (SESS-2).
       await revokeWalletTokens(deps, token);
       throw new PayframeError('unauthorized', 'This checkout session is no longer open.');
@@ -148,8 +148,9 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
     );
     const body = parseOr400(WalletSendCodeBody, request.body);
     const origin = originOf(request);
-    const { detail, status } = await sessionDetails(deps, origin, token);
-    if (status === null) throw new PayframeError('not_found', 'This checkout session does not exist.');
+    const session = await readSessionAsService(deps, origin, token);
+    if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
+    const status = session.status;
     if (status !== 'open') {
       throw new PayframeError(
         status === 'paid' ? 'session_paid' : status === 'expired' ? 'session_expired' : 'session_canceled',
@@ -158,8 +159,8 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
 
     // The contacts asked for; with none, the session's own (invalid ones left out).
     const asked = body.email !== undefined || body.phone !== undefined;
-    const email = asked ? body.email : (detail.Email ?? undefined);
-    const phone = asked ? body.phone : (detail.PhoneNumber ?? undefined);
+    const email = asked ? body.email : (session.shopper.email ?? undefined);
+    const phone = asked ? body.phone : (session.shopper.phone ?? undefined);
     const contacts: Contact[] = [];
     const e = email === undefined ? null : normalEmail(email);
     const p = phone === undefined ? null : normalPhone(phone);
@@ -202,7 +203,7 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
       return { ...c, code: code && /^\d{6,}$/.test(code) ? code : null };
     });
     const { verificationId, expiresAt } = await createVerification(deps, token, withCodes);
-    const merchant = plain(detail.MerchantName);
+    const merchant = plain(session.merchantName);
     // After the answer, so its timing does not depend on whether a message goes out (OTP-7).
     for (const c of withCodes) {
       const code = c.code;

@@ -10,7 +10,7 @@
  */
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
-import type { Attempt, Outcome, Payment } from './attempts.ts';
+import type { Decline, Payment } from './records.ts';
 import type { CheckoutDeps } from './deps.ts';
 import { postWebhook } from './webhook-http.ts';
 
@@ -19,12 +19,7 @@ const MAX_DELAY_MS = 6 * 60 * 60 * 1000;
 
 export type EventInput =
   | { type: 'payment.succeeded'; url: string; payment: Payment }
-  | {
-      type: 'payment.failed';
-      url: string;
-      attempt: Attempt;
-      decline: Extract<Outcome, { kind: 'declined' }>;
-    }
+  | ({ type: 'payment.failed'; url: string } & Decline)
   | {
       type: 'checkout.session.canceled';
       url: string;
@@ -72,15 +67,16 @@ function eventOf(input: EventInput): {
     }
     case 'payment.failed': {
       const a = input.attempt;
+      const s = input.snapshot;
       return {
         sessionToken: a.sessionToken,
-        merchantId: a.merchantId,
+        merchantId: s.merchantId,
         data: {
           token: a.sessionToken,
           status: 'open',
-          orderNumber: a.orderNumber,
-          amount: a.amount,
-          currency: a.currency,
+          orderNumber: s.orderNumber,
+          amount: s.amount,
+          currency: s.currency,
           transactionId: input.decline.transactionId,
           responseCode: input.decline.code,
           message: input.decline.message,

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
-import { canonicalRedirectString } from '../checkout/redirect.ts';
+import { canonicalRedirectString } from '../../shared/checkout/redirect-signature.ts';
 import { buildDemoStore } from './demo-store.ts';
 import { guideSnippet } from './guide-examples.ts';
 import { verifyRedirect } from './verify-redirect.ts';

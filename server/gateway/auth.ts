@@ -9,12 +9,7 @@ import net from 'node:net';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { MerchantStore } from './merchants/merchant-store.ts';
-import {
-  type Principal,
-  PUBLIC_OPERATIONS,
-  SERVICE_ONLY_OPERATIONS,
-  SERVICE_OPERATIONS,
-} from './principal.ts';
+import { accessOf, type Principal } from './principal.ts';
 
 export const SERVICE_USERNAME = 'service';
 /** Failed checks allowed per address in a window before it is refused for the rest of the window. */
@@ -86,7 +81,7 @@ export async function authenticate(
 ): Promise<Principal> {
   const credential = parseBasic(authorization);
   if (!credential) {
-    if (PUBLIC_OPERATIONS.has(operation)) return { kind: 'anonymous' };
+    if (accessOf(operation) === 'public') return { kind: 'anonymous' };
     throw new PayframeError('unauthorized');
   }
   const isServiceKey = (key: string) => !!deps.serviceKey && sameSecret(key, deps.serviceKey);
@@ -123,12 +118,13 @@ export async function authenticate(
 
 /** May this principal call this operation at all? (What it may touch is checked by `actOn`.) */
 export function authorizeOperation(principal: Principal, operation: string): void {
-  if (PUBLIC_OPERATIONS.has(operation)) return;
+  const access = accessOf(operation);
+  if (access === 'public') return;
   if (principal.kind === 'anonymous') throw new PayframeError('unauthorized');
-  if (principal.kind === 'service' && !SERVICE_OPERATIONS.has(operation)) {
+  if (principal.kind === 'service' && access === 'merchant') {
     throw new PayframeError('forbidden', 'This credential may not call this operation.');
   }
-  if (principal.kind === 'merchant' && SERVICE_ONLY_OPERATIONS.has(operation)) {
+  if (principal.kind === 'merchant' && access === 'service') {
     throw new PayframeError('forbidden', 'This operation is for the checkout server only.');
   }
 }

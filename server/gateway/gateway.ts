@@ -1,12 +1,11 @@
 /**
  * The gateway: Payframe's implementation of the Transaction Service. Every call is authenticated
  * (DESIGN.md §6) and authorised for its operation before its handler runs; handlers then check
- * which merchant they may touch. Operations without a handler yet answer "not implemented".
+ * which merchant they may touch.
  */
 import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
 import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
-import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../soap/call-context.ts';
 import { authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
@@ -16,9 +15,13 @@ import {
   createHostedPayment,
   getHostedPaymentDetails,
 } from './operations/hosted-payment-operations.ts';
+import {
+  getCheckoutSession,
+  listEndedCheckoutSessions,
+  payCheckoutSession,
+} from './operations/checkout-session-operations.ts';
 import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
 import {
-  getCheckoutMerchant,
   getMerchantDetails,
   getMerchantInfo,
   verify3DSecureMerchant,
@@ -34,8 +37,9 @@ import { sendVerificationCode } from './operations/verification-operations.ts';
 import { getStoredCards, removeStoredCard } from './operations/wallet-operations.ts';
 import type { Principal } from './principal.ts';
 
+/** One handler per operation: the compiler checks that none is missing. */
 type Handlers = {
-  [N in OperationName]?: (
+  [N in OperationName]: (
     params: OperationParams<N>,
     call: GatewayCall,
     deps: GatewayDeps,
@@ -59,12 +63,14 @@ export const GATEWAY_HANDLERS: Handlers = {
   GetCardDetailsFromEncryptedData: getCardDetailsFromEncryptedData,
   GetMerchantInfo: getMerchantInfo,
   GetMerchantDetails: getMerchantDetails,
-  GetCheckoutMerchant: getCheckoutMerchant,
   Verify3DSecureMerchant: verify3DSecureMerchant,
   CreateHostedPayment: createHostedPayment,
   CancelHostedPayment: cancelHostedPayment,
   GetHostedPaymentDetails: getHostedPaymentDetails,
   SignForMerchant: signForMerchant,
+  GetCheckoutSession: getCheckoutSession,
+  PayCheckoutSession: payCheckoutSession,
+  ListEndedCheckoutSessions: listEndedCheckoutSessions,
 };
 
 async function principalOf(deps: GatewayDeps, op: string, context: CallContext): Promise<Principal> {
@@ -84,12 +90,10 @@ export function createGateway(
 ): TransactionService<CallContext> {
   const service: Record<string, (params: unknown, context: CallContext) => Promise<unknown>> = {};
   for (const op of operations) {
-    const handler = handlers[op.name] as
-      ((params: unknown, call: GatewayCall, deps: GatewayDeps) => Promise<unknown>) | undefined;
+    const handler = handlers[op.name] as (params: unknown, call: GatewayCall, deps: GatewayDeps) => Promise<unknown>;
     service[op.name] = async (params, context) => {
       const principal = await principalOf(deps, op.name, context);
       authorizeOperation(principal, op.name);
-      if (!handler) throw new PayframeError('not_implemented', `${op.name} is not implemented yet.`);
       return handler(params, { principal, context }, deps);
     };
   }

@@ -1,3 +1,5 @@
+import type { OperationName } from '../../shared/contract/operations.ts';
+
 /**
  * Who is calling the gateway (DESIGN.md §6). The spec defines no credential, so Payframe adds the
  * one every SOAP client supports: HTTP Basic on the transport.
@@ -11,34 +13,52 @@ export type Principal =
   | { readonly kind: 'service' }
   | { readonly kind: 'anonymous' };
 
-/** Operations the checkout server's service credential may call (DESIGN.md §6). */
-export const SERVICE_OPERATIONS: ReadonlySet<string> = new Set([
-  'GetHostedPaymentDetails',
-  'GetMerchantDetails',
-  'Verify3DSecureMerchant',
-  'SendVerificationCode',
-  'GetStoredCards',
-  'UpdateToken',
-  'RemoveStoredCard',
-  'GetCheckoutMerchant',
-  'CancelHostedPayment',
-  'ProcessTransaction',
-  'SignForMerchant',
-]);
-
 /**
- * Operations only the checkout server may call: the shopper's cross-merchant wallet and its codes
- * are reached after the shopper proved a contact with a one-time code (DESIGN.md §9), which a
- * merchant's credential cannot show; and signing under a merchant's TransactionKey.
+ * Who may call an operation at all (what it may touch is checked by `actOn` and the handlers):
+ *   - `public`: anyone;
+ *   - `merchant`: a merchant's credential only;
+ *   - `merchantOrService`: a merchant (its own data) or the checkout server's service credential
+ *     (the hosted-payment operations, DESIGN.md §6);
+ *   - `service`: the checkout server only — the shopper's cross-merchant wallet and its codes are
+ *     reached after the shopper proved a contact with a one-time code (DESIGN.md §9), which a
+ *     merchant's credential cannot show; signing under any merchant's key; paying a session and
+ *     listing ended sessions for the checkout's own flows.
  */
-export const SERVICE_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
-  'GetStoredCards',
-  'SendVerificationCode',
-  'RemoveStoredCard',
-  'GetCheckoutMerchant',
-  // Signs under any merchant's key: a merchant credential has no business here (sign-operations.ts).
-  'SignForMerchant',
-]);
+export type Access = 'public' | 'merchant' | 'merchantOrService' | 'service';
 
-/** Operations anyone may call. */
-export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set(['Login', 'ForgotPassword']);
+/** Every operation's access, checked by the compiler to name each operation once. */
+export const OPERATION_ACCESS: Record<OperationName, Access> = {
+  ProcessTransaction: 'merchantOrService',
+  SettleTransaction: 'merchant',
+  CreatePaymentProfile: 'merchant',
+  UpdatePaymentProfile: 'merchant',
+  DelelePaymentProfile: 'merchant',
+  GetCustomerPaymentProfile: 'merchant',
+  GetCustomerPaymentProfileList: 'merchant',
+  GetRecurringCustomerDetail: 'merchant',
+  GetTransactionHistories: 'merchant',
+  GetMerchantInfo: 'merchant',
+  GetMerchantDetails: 'merchantOrService',
+  CreateInvoice: 'merchant',
+  Verify3DSecureMerchant: 'merchantOrService',
+  Login: 'public',
+  ForgotPassword: 'public',
+  GetCardDetailsFromEncryptedData: 'merchant',
+  UpdateToken: 'merchantOrService',
+  GetCardInfo: 'merchant',
+  GetHostedPaymentDetails: 'merchantOrService',
+  GetStoredCards: 'service',
+  SendVerificationCode: 'service',
+  CreateHostedPayment: 'merchant',
+  RemoveStoredCard: 'service',
+  CancelHostedPayment: 'merchantOrService',
+  SignForMerchant: 'service',
+  GetCheckoutSession: 'merchantOrService',
+  PayCheckoutSession: 'service',
+  ListEndedCheckoutSessions: 'service',
+};
+
+/** The access of an operation named by a caller (SOAPAction, URL path); unknown names: merchant. */
+export function accessOf(operation: string): Access {
+  return Object.hasOwn(OPERATION_ACCESS, operation) ? OPERATION_ACCESS[operation as OperationName] : 'merchant';
+}

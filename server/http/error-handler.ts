@@ -45,7 +45,12 @@ export function sendError(
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof PayframeError) return sendError(reply, err.code, err.message, err.fields);
+    if (err instanceof PayframeError) {
+      // A wait the error knows (a rate limit's window, a payment's remaining claim) is told as is.
+      if (err.retryAfterSeconds !== undefined && !reply.hasHeader('retry-after'))
+        reply.header('retry-after', String(err.retryAfterSeconds));
+      return sendError(reply, err.code, err.message, err.fields);
+    }
     if (err instanceof ZodError) {
       return sendError(reply, 'validation_failed', ERRORS.validation_failed.message, zodFieldErrors(err));
     }

@@ -1,7 +1,7 @@
 /** SOAP 1.1 and 1.2 on the wire through the real app: routing, versions, faults, statuses. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PayframeError } from '../errors.ts';
-import { createGateway } from '../gateway/gateway.ts';
+import { createGateway, GATEWAY_HANDLERS } from '../gateway/gateway.ts';
 import { buildTestApp, type TestApp } from '../testing/app.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import { type RecordingService, recordingService } from './testing/recording-service.ts';
@@ -250,12 +250,18 @@ describe('an operation that is not implemented', () => {
   it('answers a Server fault saying so, never made-up data', async () => {
     const db = await databaseTargets()[0]!.open();
     const real = await buildTestApp(db);
-    // The gateway with no handlers: every operation passes the credential check, then says so.
+    // A gateway whose Login has no implementation: it passes the credential check, then says so.
+    const handlers = {
+      ...GATEWAY_HANDLERS,
+      Login: async (): Promise<never> => {
+        throw new PayframeError('not_implemented', 'Login is not implemented yet.');
+      },
+    };
     const bare = await buildTestApp(
       db,
       // The same data directory, so the same vault key as the app that set the database up.
       { DATA_DIR: real.config.dataDir },
-      { closeDatabase: true, transactionService: createGateway(real.gateway.deps, {}) },
+      { closeDatabase: true, transactionService: createGateway(real.gateway.deps, handlers) },
     );
     try {
       // Login is public (no credential needed).

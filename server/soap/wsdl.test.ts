@@ -2,7 +2,7 @@
  * The `?WSDL` document against the contract table and the ASMX shape (asmx-compatibility.md §1.6):
  * parsed back with fast-xml-parser, and loaded by python3-zeep as a real client would.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import {
   operation,
   operations,
 } from '../../shared/contract/index.ts';
+import { describeWithTools, PYTHON3, python3Zeep } from '../testing/tools.ts';
 import { buildWsdl, renderWsdl, type WsdlOptions } from './wsdl.ts';
 
 const NS = 'http://tempuri.org/';
@@ -42,9 +43,10 @@ const HTTP_OPERATIONS = [
   'SendVerificationCode',
   // Payframe extensions with simple parameters get GET/POST forms too, as ASMX would give them.
   'RemoveStoredCard',
-  'GetCheckoutMerchant',
   'CancelHostedPayment',
   'SignForMerchant',
+  'GetCheckoutSession',
+  'ListEndedCheckoutSessions',
 ];
 
 type Node = Record<string, unknown>;
@@ -362,8 +364,7 @@ describe('renderWsdl inputs', () => {
   });
 });
 
-describe('python3-zeep', () => {
-  const zeep = spawnSync('/usr/bin/python3', ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0;
+describeWithTools([python3Zeep], 'python3-zeep', () => {
   const dir = mkdtempSync(join(tmpdir(), 'payframe-wsdl-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -380,12 +381,10 @@ describe('python3-zeep', () => {
     ],
     ['GET/POST off', OFF, 'TransactionServiceSoap TransactionServiceSoap12'],
   ] as const) {
-    it(`loads the WSDL with ${label}`, (ctx) => {
-      if (!zeep)
-        ctx.skip('python3-zeep is not installed: apt-get install python3-zeep (run by /usr/bin/python3)');
+    it(`loads the WSDL with ${label}`, () => {
       const file = join(dir, `${label.replace(/\W/g, '')}.wsdl`);
       writeFileSync(file, renderWsdl(options));
-      expect(execFileSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' }).trim()).toBe(ports);
+      expect(execFileSync(PYTHON3, ['-c', script, file], { encoding: 'utf8' }).trim()).toBe(ports);
     });
   }
 });

@@ -29,6 +29,7 @@ export async function buildTestApp(
     closeDatabase?: boolean;
     transactionService?: TransactionService<CallContext>;
     checkoutOptions?: AppOptions['checkoutOptions'];
+    now?: AppOptions['now'];
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -48,6 +49,7 @@ export async function buildTestApp(
     logger,
     transactionService: options.transactionService,
     checkoutOptions: options.checkoutOptions,
+    now: options.now,
   });
   return {
     app,

@@ -68,6 +68,8 @@ export async function buildCheckoutApp(db: Database, options: WorldOptions = {})
     { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY, PUBLIC_URL, ...options.env },
     {
       closeDatabase: true,
+      // One clock for both sides, as one process has.
+      ...(options.now ? { now: options.now } : {}),
       checkoutOptions: (defaults) => ({
         ...defaults,
         port: wrapPort ? wrapPort(defaults.port) : defaults.port,
@@ -181,15 +183,16 @@ export function manualClock(start = new Date()) {
 }
 
 /** The port with ProcessTransaction replaced by `fn(real, params, context)`. */
-export function withProcessTransaction(
+/** The port with the checkout's pay call (PayCheckoutSession) wrapped, e.g. to lose its answer. */
+export function withPayCheckoutSession(
   fn: (
-    real: TransactionService<CallContext>['ProcessTransaction'],
-    ...args: Parameters<TransactionService<CallContext>['ProcessTransaction']>
-  ) => ReturnType<TransactionService<CallContext>['ProcessTransaction']>,
+    real: TransactionService<CallContext>['PayCheckoutSession'],
+    ...args: Parameters<TransactionService<CallContext>['PayCheckoutSession']>
+  ) => ReturnType<TransactionService<CallContext>['PayCheckoutSession']>,
 ) {
   return (port: TransactionService<CallContext>): TransactionService<CallContext> => ({
     ...port,
-    ProcessTransaction: (params, context) => fn(port.ProcessTransaction, params, context),
+    PayCheckoutSession: (params, context) => fn(port.PayCheckoutSession, params, context),
   });
 }
 

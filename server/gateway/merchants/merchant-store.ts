@@ -98,6 +98,45 @@ function fromRow(r: MerchantRow): Merchant {
 
 const ID = /^[1-9]\d{0,18}$/;
 
+/**
+ * The merchant's columns as `m_<column>`, for statements that read a row joined with its merchant
+ * (`… join merchants m …`) in one round trip; `merchantOfJoined` reads them back.
+ */
+export const MERCHANT_JOIN_COLUMNS = [
+  'id',
+  'public_code',
+  'name',
+  'transaction_key_enc',
+  'reader_key_enc',
+  'logo_url',
+  'business_name',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'country',
+  'zip',
+  'phone',
+  'email',
+  'website',
+  'payment_methods',
+  'three_ds_enrolled',
+  'origins',
+  'created_at',
+]
+  .map((c) => `m.${c} as m_${c}`)
+  .join(', ');
+
+/** The merchant of a joined row (MERCHANT_JOIN_COLUMNS), and its encrypted TransactionKey. */
+export function merchantOfJoined(r: Record<string, unknown>): { merchant: Merchant; keyEnc: string } {
+  const row = Object.fromEntries(
+    Object.entries(r)
+      .filter(([k]) => k.startsWith('m_'))
+      .map(([k, v]) => [k.slice(2), v]),
+  ) as unknown as MerchantRow;
+  return { merchant: fromRow(row), keyEnc: row.transaction_key_enc };
+}
+
 function invalid(field: string, message: string): PayframeError {
   return new PayframeError('validation_failed', `${field} ${message}`, [
     { field, code: 'invalid', message: `${field} ${message}` },
@@ -199,6 +238,11 @@ export class MerchantStore {
       [id],
     );
     return rows[0] ? this.secrets.decrypt(rows[0].k) : null;
+  }
+
+  /** A TransactionKey read with MERCHANT_JOIN_COLUMNS, in clear: for signing only. */
+  transactionKeyOf(keyEnc: string): string {
+    return this.secrets.decrypt(keyEnc);
   }
 
   /** The merchant's sandbox card-reader key (hex), for GetCardDetailsFromEncryptedData. */

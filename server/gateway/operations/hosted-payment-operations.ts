@@ -58,7 +58,8 @@ export async function createHostedPayment(
     };
   } catch (err) {
     if (err instanceof PayframeError && err.code === 'validation_failed') {
-      return { Success: false, Message: err.message, ExpiresAt: null };
+      // The field as a name the caller can act on (REST maps it to its own), the message for people.
+      return { Success: false, Message: err.message, ErrorField: err.fields?.[0]?.field, ExpiresAt: null };
     }
     throw err;
   }

@@ -7,7 +7,6 @@
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
-import { requireService } from './wallet-operations.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import type { Merchant } from '../merchants/merchant-store.ts';
 import { isSessionToken } from '../sessions/checkout-session-store.ts';
@@ -87,28 +86,4 @@ export async function verify3DSecureMerchant(
   const merchant = await deps.merchants.get(deps.db, id);
   if (!merchant) throw new PayframeError('not_found', NOT_FOUND);
   return merchant.threeDsEnrolled;
-}
-
-/**
- * GetCheckoutMerchant (extension, checkout server only): the merchant of a checkout session and its
- * registered origins, which the checkout uses for the embed's `frame-ancestors` and as the exact
- * targets of its events. Origins are public (they are in every embed's CSP); keys never leave.
- */
-export async function getCheckoutMerchant(
-  params: OperationParams<'GetCheckoutMerchant'>,
-  call: GatewayCall,
-  deps: GatewayDeps,
-): Promise<OperationResult<'GetCheckoutMerchant'>> {
-  requireService(call.principal, 'GetCheckoutMerchant');
-  const token = params.token?.trim() ?? '';
-  const session = isSessionToken(token) ? await deps.sessions.getByToken(deps.db, token) : null;
-  const merchant = session ? await deps.merchants.get(deps.db, session.merchantId) : null;
-  if (!merchant)
-    return { Success: false, Message: 'No checkout session matches this token.', MerchantId: '0' };
-  return {
-    Success: true,
-    MerchantId: merchant.id,
-    Origins: merchant.origins.join(' '),
-    Locale: session?.locale ?? undefined,
-  };
 }

@@ -12,7 +12,13 @@ import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import { checkFollowOn, runFollowOn } from '../payments/follow-on.ts';
-import { type Request, RequestProblem, resolveSource, sourceSummary } from '../payments/payment-source.ts';
+import {
+  type Request,
+  RequestProblem,
+  resolveSource,
+  type Source,
+  sourceSummary,
+} from '../payments/payment-source.ts';
 import { checkSchedule, createSchedule, type Schedule } from '../payments/recurring-schedule.ts';
 import { runSale } from '../payments/sale.ts';
 import type { TransactionRow } from '../payments/transaction-rows.ts';
@@ -72,6 +78,30 @@ function recurringFields(s: Schedule): Partial<Response> {
   };
 }
 
+/**
+ * CreateToken after an approved card sale: a new Token for the merchant, and, with the shopper's
+ * e-mail or phone, the card joins the shopper's wallet (GetStoredCards). Null when nothing is saved.
+ */
+export async function saveCardAfterSale(
+  deps: GatewayDeps,
+  out: { row: TransactionRow | null; source: Source; result: { approved: boolean } },
+  r: Request,
+): Promise<string | null> {
+  if (!out.row || !out.result.approved || out.source.kind !== 'card' || !r.CreateToken) return null;
+  const token = await newToken(deps, out.row.merchantId, out.source.card.id);
+  if (!out.source.fromToken) {
+    await addToWallet(deps.db, deps, {
+      cardId: out.source.card.id,
+      email: r.Email,
+      phone: r.Phone,
+      displayName: r.DisplayName,
+      nameOnCard: r.CardName,
+      merchantId: out.row.merchantId,
+    });
+  }
+  return token;
+}
+
 async function sale(
   deps: GatewayDeps,
   call: GatewayCall,
@@ -114,38 +144,27 @@ async function sale(
     AvsResponse: out.result.avsMessage,
     MaskedCardNumber: summary.masked,
   };
-  if (out.result.approved && out.source.kind === 'card' && (r.CreateToken || r.IsRecurring)) {
-    const token = await newToken(deps, out.row.merchantId, out.source.card.id);
+  const saved = await saveCardAfterSale(deps, out, r);
+  if (saved) extra.Token = saved;
+  if (out.result.approved && out.source.kind === 'card' && r.IsRecurring) {
+    const token = saved ?? (await newToken(deps, out.row.merchantId, out.source.card.id));
     extra.Token = token;
-    if (r.CreateToken && !out.source.fromToken) {
-      // With the shopper's e-mail or phone, the card also joins the shopper's wallet (GetStoredCards).
-      await addToWallet(deps.db, deps, {
-        cardId: out.source.card.id,
-        email: r.Email,
-        phone: r.Phone,
-        displayName: r.DisplayName,
-        nameOnCard: r.CardName,
-        merchantId: out.row.merchantId,
-      });
-    }
-    if (r.IsRecurring) {
-      const schedule = await createSchedule(deps.db, {
-        merchantId: out.row.merchantId,
-        cardId: out.source.card.id,
-        token,
-        amount: r.RecurringAmount,
-        start: r.RecurringStartDate,
-        end: r.RecurringEndDate,
-        frequency: r.RecurringFrequency,
-        firstName: r.FirstName,
-        lastName: r.LastName,
-        cardName: r.CardName ?? out.source.card.nameOnCard,
-        email: r.Email,
-        originTransactionId: out.row.id,
-        now,
-      });
-      Object.assign(extra, recurringFields(schedule));
-    }
+    const schedule = await createSchedule(deps.db, {
+      merchantId: out.row.merchantId,
+      cardId: out.source.card.id,
+      token,
+      amount: r.RecurringAmount,
+      start: r.RecurringStartDate,
+      end: r.RecurringEndDate,
+      frequency: r.RecurringFrequency,
+      firstName: r.FirstName,
+      lastName: r.LastName,
+      cardName: r.CardName ?? out.source.card.nameOnCard,
+      email: r.Email,
+      originTransactionId: out.row.id,
+      now,
+    });
+    Object.assign(extra, recurringFields(schedule));
   }
   return fromRow(out.row, r, extra);
 }

@@ -8,6 +8,7 @@
  */
 import crypto from 'node:crypto';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
+import { PayframeError } from '../../errors.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import { requireService } from './wallet-operations.ts';
 
@@ -36,7 +37,8 @@ export async function signForMerchant(
     return { Success: false, Message: `The message is longer than ${MAX_SIGNED_MESSAGE} characters.` };
   }
   const key = await deps.merchants.transactionKey(deps.db, params.merchantID);
-  if (!key) return { Success: false, Message: NO_MERCHANT };
+  // A typed refusal (the `not_found` fault), so the caller acts on its code, not on this text.
+  if (!key) throw new PayframeError('not_found', NO_MERCHANT);
   return {
     Success: true,
     Message: 'Signed.',

@@ -14,7 +14,14 @@ import { walletCardId } from '../wallet/wallet-store.ts';
 export type Request = ValueOf<'Request'>;
 
 export type Source =
-  | { kind: 'card'; card: StoredCard; cvv: string | undefined; fromToken: boolean }
+  | {
+      kind: 'card';
+      card: StoredCard;
+      /** The PAN, in memory only, for the processor call: read once, never logged or returned. */
+      pan: string;
+      cvv: string | undefined;
+      fromToken: boolean;
+    }
   | {
       kind: 'ach';
       routingNumber: string;
@@ -81,11 +88,12 @@ async function tokenSource(
     if (cardId && !r.CVV2?.trim())
       throw new RequestProblem('N7', 'The security code is required to pay with a saved card.');
   }
-  const card = cardId ? await deps.vault.get(q, cardId) : null;
-  if (!card) throw new RequestProblem('14', 'SaveCardID does not name a stored card of this merchant.');
+  const found = cardId ? await deps.vault.getWithPan(q, cardId) : null;
+  if (!found) throw new RequestProblem('14', 'SaveCardID does not name a stored card of this merchant.');
+  const { card, pan } = found;
   if (isExpired({ month: card.expMonth, year: card.expYear }, deps.now()))
     throw new RequestProblem('54', 'The stored card has expired.');
-  return { kind: 'card', card, cvv: r.CVV2?.trim() || undefined, fromToken: true };
+  return { kind: 'card', card, pan, cvv: r.CVV2?.trim() || undefined, fromToken: true };
 }
 
 export function hasCardInput(r: Request): boolean {
@@ -121,7 +129,7 @@ export async function resolveSource(
     expYear: checked.expiry.year,
     nameOnCard: r.CardName?.trim() || [r.FirstName, r.LastName].filter(Boolean).join(' ') || null,
   });
-  return { kind: 'card', card, cvv: r.CVV2?.trim() || undefined, fromToken: false };
+  return { kind: 'card', card, pan: checked.pan, cvv: r.CVV2?.trim() || undefined, fromToken: false };
 }
 
 export function sourceSummary(s: Source): {

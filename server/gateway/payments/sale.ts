@@ -1,14 +1,17 @@
 /**
  * Sale and auth (ProcessTransaction, TransactionType `sale` / `auth`): the money source is
- * resolved and the card vaulted, 3-D Secure values are verified when given, a checkout session is
- * claimed before the processor is called, and every processor outcome is recorded.
+ * resolved and the card vaulted, 3-D Secure values are verified when given, and every processor
+ * outcome is recorded. A sale of a checkout session (HostedPaymentToken) goes through
+ * session-sale.ts, which claims the session first; its typed outcome is told here in the spec's
+ * terms (ISO 8583 codes and messages for people).
  */
 import crypto from 'node:crypto';
 import { AmountError, toPositiveCents } from '../../../shared/money.ts';
+import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import type { ProcessorResult } from '../processor/processor.ts';
 import { type Request, RequestProblem, resolveSource, type Source } from './payment-source.ts';
-import { type Claim, claimSession, releaseClaim } from './session-claim.ts';
+import { paySessionSale } from './session-sale.ts';
 import { insertTransaction, type Kind, type TransactionRow } from './transaction-rows.ts';
 
 export interface SaleOutcome {
@@ -20,7 +23,7 @@ export interface SaleOutcome {
   detail?: string;
 }
 
-function amountOf(r: Request, sessionCents: bigint | null): bigint {
+export function amountOf(r: Request, sessionCents: bigint | null): bigint {
   if (sessionCents !== null) {
     // The session's amount is the truth (DESIGN.md §7); a different Amount in the message is refused.
     if (r.Amount && !/^[+]?0*(\.0*)?$/.test(r.Amount)) {
@@ -43,14 +46,15 @@ function amountOf(r: Request, sessionCents: bigint | null): bigint {
   }
 }
 
-async function authorize(
+/** Calls the processor. A card typed in brings its PAN along; a stored one is decrypted once here. */
+export async function authorize(
   deps: GatewayDeps,
   source: Source,
   reference: string,
   cents: bigint,
   r: Request,
   authenticated: boolean,
-) {
+): Promise<ProcessorResult> {
   if (source.kind === 'ach') {
     return deps.processor.debitAch({
       reference,
@@ -60,7 +64,7 @@ async function authorize(
       amountCents: cents,
     });
   }
-  const pan = await deps.vault.reveal(deps.db, source.card.id);
+  const pan = source.pan ?? (await deps.vault.reveal(deps.db, source.card.id));
   return deps.processor.authorizeCard({
     reference,
     pan,
@@ -73,19 +77,25 @@ async function authorize(
   });
 }
 
+export interface ThreeDsCheck {
+  authenticated: boolean;
+  failure?: string;
+}
+
 /** Verifies CAVV/ECI/XID/DirectoryServerTransactionId when the request carries them. */
-async function threeDsAuthenticated(
+export async function threeDsAuthenticated(
+  q: Queryable,
   deps: GatewayDeps,
   merchantId: string,
   source: Source,
   cents: bigint,
   r: Request,
-) {
+): Promise<ThreeDsCheck> {
   if (!r.CAVV && !r.XID && !r.DirectoryServerTransactionId) return { authenticated: false };
   if (source.kind !== 'card')
     throw new RequestProblem('12', '3-D Secure values apply to card payments only.');
   const check = await deps.threeDs.verifyAuthentication(
-    deps.db,
+    q,
     {
       cavv: r.CAVV ?? '',
       eci: r.ECI ?? '',
@@ -98,6 +108,108 @@ async function threeDsAuthenticated(
   return { authenticated: true };
 }
 
+export const failedThreeDs = (failure: string): ProcessorResult => ({
+  approved: false,
+  responseCode: '65',
+  responseMessage: `3-D Secure authentication was not accepted (${failure.replace('_', ' ')}).`,
+  approvedAmountCents: 0n,
+});
+
+/** The challenge for a card whose issuer asks for 3-D Secure, or the decline when the merchant has none. */
+export async function challengeOrDecline(
+  deps: GatewayDeps,
+  merchant: { id: string; threeDsEnrolled: boolean },
+  source: Extract<Source, { kind: 'card' }>,
+  cents: bigint,
+  result: ProcessorResult,
+): Promise<{ result: ProcessorResult; challengeUrl?: string }> {
+  if (merchant.threeDsEnrolled) {
+    const challenge = await deps.threeDs.createChallenge(deps.db, {
+      merchantId: merchant.id,
+      cardFingerprint: source.card.fingerprint,
+      amountCents: cents,
+    });
+    return {
+      result: { ...result, responseCode: '65', responseMessage: 'Authentication required' },
+      challengeUrl: `${deps.publicUrl}${challenge.url}`,
+    };
+  }
+  return {
+    result: {
+      ...result,
+      approved: false,
+      responseCode: '65',
+      responseMessage: 'The card requires 3-D Secure, which this merchant does not use.',
+    },
+  };
+}
+
+export function transactionOf(
+  merchantId: string,
+  kind: Kind,
+  source: Source,
+  cents: bigint,
+  result: ProcessorResult,
+  r: Request,
+  extra: { detail?: string; sessionId?: string | null; reference: string },
+): Parameters<typeof insertTransaction>[1] {
+  return {
+    merchantId,
+    kind,
+    method: source.kind,
+    approved: result.approved,
+    amountCents: cents,
+    approvedCents: result.approved ? result.approvedAmountCents : 0n,
+    cardId: source.kind === 'card' ? source.card.id : null,
+    ach:
+      source.kind === 'ach'
+        ? {
+            routingLast4: source.routingNumber.slice(-4),
+            accountLast4: source.accountNumber.slice(-4),
+            accountType: source.accountType,
+          }
+        : null,
+    nameOnCard: source.kind === 'card' ? source.card.nameOnCard : source.nameOnAccount,
+    responseCode: result.responseCode,
+    responseMessage: result.responseMessage,
+    responseDetail: extra.detail ?? null,
+    approvalCode: result.approvalCode ?? null,
+    avsCode: result.avsCode ?? null,
+    checkoutSessionId: extra.sessionId ?? null,
+    customerId: r.CustomerID,
+    source: r.Source ?? (extra.sessionId ? 'hosted' : null),
+    customValues: [r.CustomValue1, r.CustomValue2, r.CustomValue3],
+    processorReference: extra.reference,
+  };
+}
+
+/** A sale of a checkout session, in the spec's terms: a closed session is a RequestProblem. */
+async function sessionSale(
+  deps: GatewayDeps,
+  kind: Extract<Kind, 'sale' | 'auth'>,
+  r: Request,
+  token: string,
+  actingMerchant: string | null,
+): Promise<SaleOutcome> {
+  const out = await paySessionSale(deps, kind, r, token, actingMerchant);
+  switch (out.kind) {
+    case 'not_found':
+      throw new RequestProblem('12', 'HostedPaymentToken does not name a checkout session of this merchant.');
+    case 'in_progress':
+      throw new RequestProblem('09', 'A payment for this checkout session is in progress.');
+    case 'unavailable': {
+      const s = out.record.session;
+      if (s.status === 'paid')
+        throw new RequestProblem('94', `This checkout session has already been paid (transaction ${s.transactionId}).`);
+      throw new RequestProblem('12', `This checkout session is ${s.status}.`);
+    }
+    case 'refused':
+      throw out.problem;
+    case 'done':
+      return out.sale;
+  }
+}
+
 export async function runSale(
   deps: GatewayDeps,
   merchantId: string,
@@ -106,26 +218,8 @@ export async function runSale(
   sessionToken: string | null,
   actingMerchant: string | null,
 ): Promise<SaleOutcome> {
-  let claim: Claim | null = null;
-  let sessionCents: bigint | null = null;
-  if (sessionToken) {
-    // Resolved before anything else: a paid or expired session refuses without touching the card.
-    const session = await deps.sessions.getByToken(deps.db, sessionToken);
-    if (!session || (actingMerchant !== null && session.merchantId !== actingMerchant)) {
-      throw new RequestProblem('12', 'HostedPaymentToken does not name a checkout session of this merchant.');
-    }
-    if (session.status === 'paid') {
-      throw new RequestProblem(
-        '94',
-        `This checkout session has already been paid (transaction ${session.transactionId}).`,
-      );
-    }
-    if (session.status !== 'open')
-      throw new RequestProblem('12', `This checkout session is ${session.status}.`);
-    merchantId = session.merchantId;
-    sessionCents = session.amountCents;
-  }
-  const cents = amountOf(r, sessionCents);
+  if (sessionToken) return sessionSale(deps, kind, r, sessionToken, actingMerchant);
+  const cents = amountOf(r, null);
   const merchant = await deps.merchants.get(deps.db, merchantId);
   if (!merchant) throw new RequestProblem('03', 'Unknown merchant.');
   if (r.IsAchTransaction && kind === 'auth')
@@ -137,105 +231,17 @@ export async function runSale(
       `This merchant does not accept ${method === 'ach' ? 'bank account' : 'card'} payments.`,
     );
   }
-  // A shopper's wallet card may be paid only by the checkout server, for a checkout session.
-  const source = await resolveSource(deps.db, deps, merchantId, r, {
-    allowWallet: actingMerchant === null && !!sessionToken,
-  });
-  const threeDs = await threeDsAuthenticated(deps, merchantId, source, cents, r);
-
-  if (sessionToken) claim = await claimSession(deps, sessionToken, actingMerchant);
-  const reference = claim?.reference ?? `tx-${crypto.randomUUID()}`;
-  let result: ProcessorResult;
-  try {
-    if (threeDs.failure) {
-      result = {
-        approved: false,
-        responseCode: '65',
-        responseMessage: `3-D Secure authentication was not accepted (${threeDs.failure.replace('_', ' ')}).`,
-        approvedAmountCents: 0n,
-      };
-    } else if (claim?.kind === 'recovered') {
-      result = claim.result;
-    } else {
-      result = await authorize(deps, source, reference, cents, r, threeDs.authenticated);
-    }
-  } catch (err) {
-    if (claim) await releaseClaim(deps.db, claim.session.id, null);
-    throw err;
-  }
-
+  const source = await resolveSource(deps.db, deps, merchantId, r, { allowWallet: false });
+  const threeDs = await threeDsAuthenticated(deps.db, deps, merchantId, source, cents, r);
+  const reference = `tx-${crypto.randomUUID()}`;
+  let result = threeDs.failure
+    ? failedThreeDs(threeDs.failure)
+    : await authorize(deps, source, reference, cents, r, threeDs.authenticated);
   if (result.challengeRequired && source.kind === 'card') {
-    if (claim) await releaseClaim(deps.db, claim.session.id, null);
-    if (merchant.threeDsEnrolled) {
-      const challenge = await deps.threeDs.createChallenge(deps.db, {
-        merchantId,
-        cardFingerprint: source.card.fingerprint,
-        amountCents: cents,
-      });
-      return {
-        row: null,
-        source,
-        result: { ...result, responseCode: '65', responseMessage: 'Authentication required' },
-        challengeUrl: `${deps.publicUrl}${challenge.url}`,
-      };
-    }
-    result = {
-      ...result,
-      approved: false,
-      responseCode: '65',
-      responseMessage: 'The card requires 3-D Secure, which this merchant does not use.',
-    };
+    const c = await challengeOrDecline(deps, merchant, source, cents, result);
+    if (c.challengeUrl) return { row: null, source, result: c.result, challengeUrl: c.challengeUrl };
+    result = c.result;
   }
-
-  let detail: string | undefined;
-  if (claim && result.approved && result.approvedAmountCents < cents) {
-    // A checkout session is paid in full or not at all: give a partial approval back at once.
-    await deps.processor.voidAuthorization({
-      reference: `${reference}-void`,
-      originalReference: reference,
-      amountCents: result.approvedAmountCents,
-    });
-    result = {
-      ...result,
-      approved: false,
-      responseCode: '51',
-      responseMessage: 'The card approved only part of the amount.',
-      approvedAmountCents: 0n,
-    };
-    detail = 'The partial approval was reversed.';
-  }
-
-  const row = await deps.db.transaction(async (tx) => {
-    const inserted = await insertTransaction(tx, {
-      merchantId,
-      kind,
-      method: source.kind,
-      approved: result.approved,
-      amountCents: cents,
-      approvedCents: result.approved ? result.approvedAmountCents : 0n,
-      cardId: source.kind === 'card' ? source.card.id : null,
-      ach:
-        source.kind === 'ach'
-          ? {
-              routingLast4: source.routingNumber.slice(-4),
-              accountLast4: source.accountNumber.slice(-4),
-              accountType: source.accountType,
-            }
-          : null,
-      nameOnCard: source.kind === 'card' ? source.card.nameOnCard : source.nameOnAccount,
-      responseCode: result.responseCode,
-      responseMessage: result.responseMessage,
-      responseDetail: detail ?? null,
-      approvalCode: result.approvalCode ?? null,
-      avsCode: result.avsCode ?? null,
-      checkoutSessionId: claim?.session.id ?? null,
-      customerId: r.CustomerID,
-      source: r.Source ?? (claim ? 'hosted' : null),
-      customValues: [r.CustomValue1, r.CustomValue2, r.CustomValue3],
-      processorReference: reference,
-    });
-    if (claim) await releaseClaim(tx, claim.session.id, result.approved ? inserted.id : null);
-    return inserted;
-  });
-  return { row, source, result, ...(detail ? { detail } : {}) };
+  const row = await insertTransaction(deps.db, transactionOf(merchantId, kind, source, cents, result, r, { reference }));
+  return { row, source, result };
 }

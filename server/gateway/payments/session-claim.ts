@@ -4,75 +4,92 @@
  * second attempt while one is in flight is refused; an attempt cut short (a crash between the
  * processor's answer and the record) is found by looking its reference up at the processor, and
  * recorded — never charged again under a new reference.
+ *
+ * The claim is one statement that also reads the merchant (`update … from merchants … returning`):
+ * the common case costs one round trip. Only a session that cannot be claimed at once is read again
+ * to say why.
  */
 import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
-import type { ProcessorResult } from '../processor/processor.ts';
-import type { CheckoutSession } from '../sessions/checkout-session-store.ts';
-import { RequestProblem } from './payment-source.ts';
+import { MERCHANT_JOIN_COLUMNS } from '../merchants/merchant-store.ts';
+import { isSessionToken } from '../sessions/checkout-session-store.ts';
+import { readSessionRecord, recordOfRow, type SessionRecord } from '../sessions/session-record.ts';
 
-/** How long an attempt may be in flight before another caller treats it as cut short (default). */
-export const CLAIM_TIMEOUT_MS = 60_000;
+import { CLAIM_TIMEOUT_MS } from './claim-timeout.ts';
+
+export { CLAIM_TIMEOUT_MS };
 
 export type Claim =
-  | { kind: 'claimed'; reference: string; session: CheckoutSession }
-  /** A cut-short attempt was found charged at the processor: record it instead of charging. */
-  | { kind: 'recovered'; reference: string; session: CheckoutSession; result: ProcessorResult };
+  | { kind: 'claimed'; reference: string; record: SessionRecord }
+  /**
+   * The claim of an attempt cut short: its reference is looked up at the processor (outside any
+   * transaction) — charged: recorded, not charged again; not charged: `reclaimStale`.
+   */
+  | { kind: 'stale'; reference: string; record: SessionRecord }
+  /** No such session (or not the acting merchant's). */
+  | { kind: 'not_found' }
+  /** Paid, expired or canceled: `record.session.status` says which. */
+  | { kind: 'unavailable'; record: SessionRecord }
+  /** Another attempt holds the claim and is not stale. */
+  | { kind: 'in_progress'; record: SessionRecord };
 
+/**
+ * Claims the session for one payment attempt, inside the caller's transaction (which commits the
+ * claim before the processor is called). `merchantId`: the acting merchant, or null for the
+ * checkout server (any merchant's session).
+ */
 export async function claimSession(
+  tx: Queryable,
   deps: GatewayDeps,
   token: string,
   merchantId: string | null,
 ): Promise<Claim> {
-  const outcome = await deps.db.transaction(async (tx) => {
-    const session = await deps.sessions.getByToken(tx, token, { forUpdate: true });
-    if (!session || (merchantId !== null && session.merchantId !== merchantId)) {
-      throw new RequestProblem('12', 'HostedPaymentToken does not name a checkout session of this merchant.');
-    }
-    if (session.status === 'paid') {
-      throw new RequestProblem(
-        '94',
-        `This checkout session has already been paid (transaction ${session.transactionId}).`,
-      );
-    }
-    if (session.status !== 'open')
-      throw new RequestProblem('12', `This checkout session is ${session.status}.`);
-    const { rows } = await tx.query<{
-      claim_reference: string | null;
-      claimed_at: Date | null;
-      attempts: number;
-    }>('select claim_reference, claimed_at, attempts from checkout_sessions where id = $1', [session.id]);
-    const row = rows[0]!;
-    if (row.claim_reference && row.claimed_at) {
-      const age = deps.now().getTime() - row.claimed_at.getTime();
-      if (age < (deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS))
-        throw new RequestProblem('09', 'A payment for this checkout session is in progress.');
-      return { kind: 'stale' as const, stale: row.claim_reference, session, attempts: row.attempts };
-    }
-    const reference = `cs${session.id}-a${row.attempts + 1}`;
-    await tx.query(
-      'update checkout_sessions set attempts = attempts + 1, claim_reference = $2, claimed_at = $3 where id = $1',
-      [session.id, reference, deps.now()],
-    );
-    return { kind: 'claimed' as const, reference, session };
-  });
-  if (outcome.kind === 'claimed')
-    return { kind: 'claimed', reference: outcome.reference, session: outcome.session };
+  if (!isSessionToken(token)) return { kind: 'not_found' };
+  const now = deps.now();
+  const { rows } = await tx.query(
+    `update checkout_sessions s set attempts = s.attempts + 1,
+       claim_reference = 'cs' || s.id || '-a' || (s.attempts + 1), claimed_at = $2
+     from merchants m
+     where s.token = $1 and m.id = s.merchant_id and s.status = 'open' and s.expires_at > $2
+       and s.claim_reference is null and ($3::bigint is null or s.merchant_id = $3)
+     returning s.*, ${MERCHANT_JOIN_COLUMNS}`,
+    [token, now, merchantId],
+  );
+  if (rows[0]) {
+    return { kind: 'claimed', reference: rows[0].claim_reference as string, record: recordOfRow(deps, rows[0]) };
+  }
+  const record = await readSessionRecord(tx, deps, token);
+  if (!record || (merchantId !== null && record.session.merchantId !== merchantId)) return { kind: 'not_found' };
+  if (record.session.status !== 'open') return { kind: 'unavailable', record };
+  const { rows: claims } = await tx.query<{ claim_reference: string | null; claimed_at: Date | null }>(
+    'select claim_reference, claimed_at from checkout_sessions where id = $1 for update',
+    [record.session.id],
+  );
+  const held = claims[0];
+  if (!held?.claim_reference || !held.claimed_at) return { kind: 'in_progress', record }; // released just now
+  if (now.getTime() - held.claimed_at.getTime() < (deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS))
+    return { kind: 'in_progress', record };
 
-  // Recovery: ask the processor what became of the attempt that never finished.
-  const previous = await deps.processor.lookup(outcome.stale);
-  if (previous?.approved)
-    return { kind: 'recovered', reference: outcome.stale, session: outcome.session, result: previous };
-  return deps.db.transaction(async (tx) => {
-    const reference = `cs${outcome.session.id}-a${outcome.attempts + 1}`;
-    const { rowCount } = await tx.query(
-      `update checkout_sessions set attempts = attempts + 1, claim_reference = $2, claimed_at = $3
-       where id = $1 and claim_reference = $4`,
-      [outcome.session.id, reference, deps.now(), outcome.stale],
-    );
-    if (rowCount !== 1) throw new RequestProblem('09', 'A payment for this checkout session is in progress.');
-    return { kind: 'claimed' as const, reference, session: outcome.session };
-  });
+  return { kind: 'stale', reference: held.claim_reference, record };
+}
+
+/**
+ * Takes over a claim whose attempt was cut short and found uncharged at the processor: a new
+ * reference, unless another caller took it over first.
+ */
+export async function reclaimStale(
+  tx: Queryable,
+  deps: GatewayDeps,
+  record: SessionRecord,
+  staleReference: string,
+): Promise<Extract<Claim, { kind: 'claimed' | 'in_progress' }>> {
+  const { rows } = await tx.query<{ claim_reference: string }>(
+    `update checkout_sessions set attempts = attempts + 1,
+       claim_reference = 'cs' || id || '-a' || (attempts + 1), claimed_at = $2
+     where id = $1 and claim_reference = $3 returning claim_reference`,
+    [record.session.id, deps.now(), staleReference],
+  );
+  return rows[0] ? { kind: 'claimed', reference: rows[0].claim_reference, record } : { kind: 'in_progress', record };
 }
 
 /** Ends the attempt: the session is paid (approved) or open again for another attempt. */

@@ -2,8 +2,9 @@
  * Where the simulator keeps what it answered to each reference (IDEM-9, REL-3): in memory for one
  * process, or in `processor_ledger` (migration 0003) so several instances agree.
  *
- * `record` is the only write: the first entry for a reference wins (`on conflict do nothing`, then
- * read back), so twenty concurrent calls with one reference leave one entry and one charge.
+ * `record` is the only write, one statement: the first entry for a reference wins, and the statement
+ * returns whichever entry holds the reference, so twenty concurrent calls with one reference leave
+ * one entry and one charge.
  */
 import type { Queryable } from '../../db/database.ts';
 import type { ProcessorResult } from './processor.ts';
@@ -54,20 +55,28 @@ function resultFromJson(json: Record<string, unknown>): ProcessorResult {
   return { ...json, approvedAmountCents: BigInt(json.approvedAmountCents as string) } as ProcessorResult;
 }
 
+function entryOf(row: LedgerRow): LedgerEntry {
+  return {
+    reference: row.reference,
+    kind: row.kind,
+    requestDigest: row.request_digest,
+    result: resultFromJson(row.result),
+  };
+}
+
 export class DatabaseLedger implements ProcessorLedger {
   constructor(private readonly q: Queryable) {}
 
   async record(entry: LedgerEntry): Promise<LedgerEntry> {
-    await this.q.query(
+    // `do update` with no change, so the existing row is returned too (`do nothing` returns none).
+    const { rows } = await this.q.query<LedgerRow>(
       `insert into processor_ledger (reference, kind, request_digest, result)
        values ($1, $2, $3, $4::jsonb)
-       on conflict (reference) do nothing`,
+       on conflict (reference) do update set reference = excluded.reference
+       returning reference, kind, request_digest, result`,
       [entry.reference, entry.kind, entry.requestDigest, resultToJson(entry.result)],
     );
-    const stored = await this.get(entry.reference);
-    if (!stored)
-      throw new Error(`Processor ledger entry ${entry.reference} vanished right after it was recorded.`);
-    return stored;
+    return entryOf(rows[0]!);
   }
 
   async get(reference: string): Promise<LedgerEntry | null> {
@@ -75,13 +84,6 @@ export class DatabaseLedger implements ProcessorLedger {
       'select reference, kind, request_digest, result from processor_ledger where reference = $1',
       [reference],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      reference: row.reference,
-      kind: row.kind,
-      requestDigest: row.request_digest,
-      result: resultFromJson(row.result),
-    };
+    return rows[0] ? entryOf(rows[0]) : null;
   }
 }

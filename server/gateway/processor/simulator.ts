@@ -164,7 +164,11 @@ export class SimulatorProcessor implements Processor {
     return (await this.#ledger.get(reference))?.result ?? null;
   }
 
-  /** The recorded answer to `reference`, else `decide()`'s, recorded unless nothing happened. */
+  /**
+   * The recorded answer to `reference`, else `decide()`'s, recorded unless nothing happened. The
+   * record is one statement that returns the entry holding the reference, so a repeated reference
+   * gets its first answer without a read first (`decide` has no side effects).
+   */
   async #answer(
     reference: string,
     kind: LedgerKind,
@@ -172,10 +176,12 @@ export class SimulatorProcessor implements Processor {
     decide: () => ProcessorResult | Promise<ProcessorResult>,
   ): Promise<ProcessorResult> {
     if (!reference.trim()) throw new Error('A processor reference is required.');
-    const prior = await this.#ledger.get(reference);
-    if (prior) return checked(prior.requestDigest, requestDigest, reference, prior.result);
     const result = await decide();
-    if (result.challengeRequired || result.responseCode === '25') return result;
+    if (result.challengeRequired || result.responseCode === '25') {
+      // Not recorded (nothing happened), yet a reference already used answers as it did then.
+      const prior = await this.#ledger.get(reference);
+      return prior ? checked(prior.requestDigest, requestDigest, reference, prior.result) : result;
+    }
     const entry = await this.#ledger.record({ reference, kind, requestDigest, result });
     return checked(entry.requestDigest, requestDigest, reference, entry.result);
   }

@@ -35,6 +35,7 @@ export interface CheckoutSession {
   status: SessionStatus;
   transactionId: string | null;
   expiresAt: Date;
+  canceledAt: Date | null;
   createdAt: Date;
 }
 
@@ -92,7 +93,8 @@ function cleanText(value: string | null | undefined, field: string, max: number)
   return cleaned === '' ? null : cleaned;
 }
 
-function fromRow(r: Record<string, unknown>, now: Date): CheckoutSession {
+/** A session from its row; `now` decides whether an open session has expired. */
+export function sessionOfRow(r: Record<string, unknown>, now: Date): CheckoutSession {
   const expiresAt = r.expires_at as Date;
   const stored = r.status as SessionStatus;
   return {
@@ -119,6 +121,7 @@ function fromRow(r: Record<string, unknown>, now: Date): CheckoutSession {
     status: stored === 'open' && expiresAt.getTime() <= now.getTime() ? 'expired' : stored,
     transactionId: r.transaction_id === null ? null : String(r.transaction_id),
     expiresAt,
+    canceledAt: (r.canceled_at as Date | null | undefined) ?? null,
     createdAt: r.created_at as Date,
   };
 }
@@ -169,7 +172,7 @@ export class CheckoutSessionStore {
        values ($1, $2, $3, $4, ${TEXT_FIELDS.map((_, i) => `$${i + 5}`).join(', ')}, $16, $17, $18, $19) returning *`,
       [token, merchant.id, fromCents(cents), currency, ...text, returnUrl, webhookUrl, locale, expiresAt],
     );
-    return fromRow(rows[0]!, this.now());
+    return sessionOfRow(rows[0]!, this.now());
   }
 
   async getByToken(
@@ -182,7 +185,7 @@ export class CheckoutSessionStore {
       `select * from checkout_sessions where token = $1${options.forUpdate ? ' for update' : ''}`,
       [token],
     );
-    return rows[0] ? fromRow(rows[0], this.now()) : null;
+    return rows[0] ? sessionOfRow(rows[0], this.now()) : null;
   }
 
   async markPaid(q: Queryable, sessionId: string, transactionId: string): Promise<void> {
@@ -198,7 +201,7 @@ export class CheckoutSessionStore {
    */
   async cancel(q: Queryable, sessionId: string): Promise<boolean> {
     const { rowCount } = await q.query(
-      `update checkout_sessions set status = 'canceled'
+      `update checkout_sessions set status = 'canceled', canceled_at = $2
        where id = $1 and status = 'open' and claim_reference is null and expires_at > $2`,
       [sessionId, this.now()],
     );

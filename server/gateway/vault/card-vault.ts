@@ -56,6 +56,20 @@ function invalid(field: 'number' | 'expiry', message: string): PayframeError {
   ]);
 }
 
+function cardOf(row: CardRow, panLength: number): StoredCard {
+  return {
+    id: row.id,
+    brand: row.brand as CardBrand,
+    bin: row.bin,
+    last4: row.last4,
+    masked: maskPan(row.bin, row.last4, panLength),
+    expMonth: Number(row.exp_month),
+    expYear: Number(row.exp_year),
+    nameOnCard: row.name_on_card,
+    fingerprint: row.fingerprint,
+  };
+}
+
 export class CardVault {
   constructor(private readonly keys: VaultKeys) {}
 
@@ -81,10 +95,13 @@ export class CardVault {
     const fingerprint = this.keys.fingerprintPan(pan);
     const id = this.keys.cardId(fingerprint, expMonth, expYear);
     const { bin, last4 } = panParts(pan);
-    await q.query(
+    // One statement: the row as stored, whether this call stored it or an earlier one did (a name
+    // given now fills in one that was missing). The PAN is in hand, so nothing is decrypted.
+    const { rows } = await q.query<CardRow>(
       `insert into cards (id, pan_enc, key_id, fingerprint, brand, bin, last4, exp_month, exp_year, name_on_card)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       on conflict (id) do nothing`,
+       on conflict (id) do update set name_on_card = coalesce(cards.name_on_card, excluded.name_on_card)
+       returning ${COLUMNS}`,
       [
         id,
         this.keys.encryptPan(pan, id),
@@ -98,27 +115,27 @@ export class CardVault {
         name,
       ],
     );
-    const card = await this.get(q, id);
-    if (!card) throw new Error(`Card ${id} vanished right after it was stored.`);
-    return card;
+    return cardOf(rows[0]!, pan.length);
+  }
+
+  /** A stored card and its PAN, decrypted once (a payment with a saved card); null when unknown. */
+  async getWithPan(q: Queryable, id: string): Promise<{ card: StoredCard; pan: string } | null> {
+    const row = await this.#row(q, id);
+    if (!row) return null;
+    const pan = this.keys.decryptPan(row.pan_enc, row.id);
+    return { card: cardOf(row, pan.length), pan };
   }
 
   /** The card's details (never its PAN), or null. Decrypts the PAN to learn its length for `masked`. */
   async get(q: Queryable, id: string): Promise<StoredCard | null> {
     const row = await this.#row(q, id);
     if (!row) return null;
-    const panLength = this.keys.decryptPan(row.pan_enc, row.id).length;
-    return {
-      id: row.id,
-      brand: row.brand as CardBrand,
-      bin: row.bin,
-      last4: row.last4,
-      masked: maskPan(row.bin, row.last4, panLength),
-      expMonth: Number(row.exp_month),
-      expYear: Number(row.exp_year),
-      nameOnCard: row.name_on_card,
-      fingerprint: row.fingerprint,
-    };
+    return cardOf(row, this.keys.decryptPan(row.pan_enc, row.id).length);
+  }
+
+  /** The mask of a card read in a joined row (no second round trip); decrypts only to learn the length. */
+  maskedOf(row: { id: string; pan_enc: string; bin: string; last4: string }): string {
+    return maskPan(row.bin, row.last4, this.keys.decryptPan(row.pan_enc, row.id).length);
   }
 
   /** The PAN, for the processor call only: never log it, store it elsewhere or return it to a caller. */

@@ -1,0 +1,285 @@
+/**
+ * The typed seam between the checkout and the gateway (DESIGN.md §16): GetCheckoutSession,
+ * PayCheckoutSession and ListEndedCheckoutSessions answer in fields and enumerations, never in
+ * prose. A paid session's answer carries its redirect signature, made here under the merchant's
+ * TransactionKey, so the checkout never needs the key nor a second call to sign (DESIGN.md §10).
+ */
+import crypto from 'node:crypto';
+import { canonicalRedirectString, redirectParams } from '../../../shared/checkout/redirect-signature.ts';
+import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
+import { fromCents } from '../../../shared/money.ts';
+import { PayframeError } from '../../errors.ts';
+import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
+import { paySessionSale } from '../payments/session-sale.ts';
+import type { SessionStatus } from '../sessions/checkout-session-store.ts';
+import {
+  endedSessionRecords,
+  readSessionRecord,
+  type SessionPayment,
+  type SessionRecord,
+} from '../sessions/session-record.ts';
+import { sourceSummary } from '../payments/payment-source.ts';
+import { saveCardAfterSale } from './process-transaction.ts';
+import { requireService } from './wallet-operations.ts';
+
+type Detail = OperationResult<'GetCheckoutSession'>;
+type PayResult = OperationResult<'PayCheckoutSession'>;
+type DeclineReason = NonNullable<PayResult['DeclineReason']>;
+
+const STATUS: Record<SessionStatus, Detail['Status']> = {
+  open: 'Open',
+  paid: 'Paid',
+  expired: 'Expired',
+  canceled: 'Canceled',
+};
+
+const METHOD = { card: 'Card', ach: 'Ach' } as const;
+
+/** Lowercase hex HMAC-SHA256 of the paid redirect's canonical string under the merchant's key. */
+function redirectSignature(deps: GatewayDeps, record: SessionRecord, payment: SessionPayment): string | undefined {
+  if (!record.session.returnUrl) return undefined;
+  const text = canonicalRedirectString(
+    redirectParams({
+      transactionId: payment.transactionId,
+      orderNumber: record.session.orderNumber,
+      amount: fromCents(record.session.amountCents),
+      paidAt: payment.paidAt,
+    }),
+  );
+  return crypto.createHmac('sha256', deps.merchants.transactionKeyOf(record.keyEnc)).update(text, 'utf8').digest('hex');
+}
+
+function paymentFields(deps: GatewayDeps, record: SessionRecord, payment: SessionPayment | null) {
+  if (!payment) return { PaidAt: null };
+  return {
+    TransactionID: payment.transactionId,
+    PaidAt: payment.paidAt.toISOString(),
+    PaymentMethod: METHOD[payment.method],
+    ApprovalCode: payment.approvalCode ?? undefined,
+    MaskedCardNumber: payment.maskedCard ?? undefined,
+    RedirectSignature: redirectSignature(deps, record, payment),
+  };
+}
+
+function snapshot(record: SessionRecord) {
+  const { session: s, merchant: m } = record;
+  return {
+    Amount: fromCents(s.amountCents),
+    Currency: s.currency,
+    OrderNumber: s.orderNumber ?? undefined,
+    ReturnUrl: s.returnUrl ?? undefined,
+    WebhookUrl: s.webhookUrl ?? undefined,
+    MerchantID: m.id,
+    MerchantName: m.businessName ?? m.name,
+  };
+}
+
+export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail {
+  const { session: s, merchant: m } = record;
+  return {
+    Token: s.token,
+    Status: STATUS[s.status],
+    PaymentInProgress: record.claimed && s.status === 'open',
+    ...snapshot(record),
+    ExpiresAt: s.expiresAt.toISOString(),
+    CanceledAt: s.canceledAt?.toISOString() ?? null,
+    CreatedAt: s.createdAt.toISOString(),
+    Email: s.email ?? undefined,
+    FirstName: s.firstName ?? undefined,
+    LastName: s.lastName ?? undefined,
+    Address1: s.address1 ?? undefined,
+    Address2: s.address2 ?? undefined,
+    Country: s.country ?? undefined,
+    StateProvince: s.stateProvince ?? undefined,
+    City: s.city ?? undefined,
+    ZipCode: s.zipCode ?? undefined,
+    PhoneNumber: s.phoneNumber ?? undefined,
+    Locale: s.locale ?? undefined,
+    ...paymentFields(deps, record, record.payment),
+    Logo: m.logoUrl ?? undefined,
+    Website: m.website ?? undefined,
+    AcceptsCard: m.paymentMethods.includes('card'),
+    AcceptsAch: m.paymentMethods.includes('ach'),
+    Origins: m.origins,
+    ThreeDSecureEnrolled: m.threeDsEnrolled,
+  };
+}
+
+const NOT_FOUND = 'This checkout session does not exist.';
+
+/** The checkout server sees every session; a merchant its own only (anyone else's: not found). */
+export async function getCheckoutSession(
+  params: OperationParams<'GetCheckoutSession'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<Detail> {
+  const record = await readSessionRecord(deps.db, deps, params.token?.trim() ?? '');
+  const visible =
+    record && (call.principal.kind !== 'merchant' || call.principal.merchantId === record.session.merchantId);
+  if (!record || !visible) throw new PayframeError('not_found', NOT_FOUND);
+  return sessionDetail(deps, record);
+}
+
+/** The decline reason of an ISO 8583 (or NACHA) response code, as a code the checkout can act on. */
+export function declineReasonOf(code: string, method: 'card' | 'ach', partial: boolean): DeclineReason {
+  if (partial || code === '10') return 'PartialApproval';
+  switch (code) {
+    case '05':
+      return 'CardDeclined';
+    case '51':
+      return 'InsufficientFunds';
+    case '54':
+      return 'ExpiredCard';
+    case '14':
+      return method === 'ach' ? 'InvalidAccount' : 'InvalidCardNumber';
+    case 'N7':
+      return 'IncorrectCvc';
+    case '65':
+      return 'AuthenticationFailed';
+    case '57':
+      return 'MethodNotAccepted';
+    case 'R01':
+      return 'BankDeclined';
+    case 'R04':
+      return 'InvalidAccount';
+    case 'R28':
+      return 'InvalidRoutingNumber';
+    case '03':
+    case '12':
+    case '13':
+    case '30':
+      return 'InvalidRequest';
+    case '91':
+    case '96':
+      return 'ProcessorError';
+    default:
+      return method === 'ach' ? 'BankDeclined' : 'CardDeclined';
+  }
+}
+
+/**
+ * Pays the session once, as a sale (DESIGN.md §8), and says what happened as an Outcome. The
+ * session's own fields come with every answer the checkout records (amount, order, merchant,
+ * webhook URL), so it needs no read of its own before or after.
+ */
+export async function payCheckoutSession(
+  params: OperationParams<'PayCheckoutSession'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<PayResult> {
+  requireService(call.principal, 'PayCheckoutSession');
+  const r = params.request;
+  if (!r) throw new PayframeError('invalid_request', 'The request element is required.');
+  const method = r.IsAchTransaction ? 'ach' : 'card';
+  const token = params.token?.trim() ?? '';
+  if (r.IsRecurring || (r.TransactionType?.trim() && r.TransactionType.trim().toLowerCase() !== 'sale')) {
+    throw new PayframeError('invalid_request', 'A checkout session is paid by a sale, without a schedule.');
+  }
+  const out = await paySessionSale(deps, 'sale', r, token, null);
+  switch (out.kind) {
+    case 'not_found':
+      throw new PayframeError('not_found', NOT_FOUND);
+    case 'in_progress':
+      return { Outcome: 'InProgress', Status: 'Open', ...snapshot(out.record), PaidAt: null };
+    case 'unavailable': {
+      const record = out.record;
+      if (record.session.status === 'paid') {
+        return {
+          Outcome: 'AlreadyPaid',
+          Status: 'Paid',
+          ...snapshot(record),
+          ...paymentFields(deps, record, record.payment),
+        };
+      }
+      return { Outcome: 'Closed', Status: STATUS[record.session.status], ...snapshot(record), PaidAt: null };
+    }
+    case 'refused':
+      return declined(out.record, out.problem.responseCode, out.problem.message, method, false);
+    case 'done':
+      break;
+  }
+  const { record, sale } = out;
+  const summary = sourceSummary(sale.source);
+  if (!sale.row) {
+    return {
+      Outcome: 'ChallengeRequired',
+      Status: 'Open',
+      ...snapshot(record),
+      ResponseCode: sale.result.responseCode,
+      ResponseMessage: sale.result.responseMessage,
+      ChallengeUrl: sale.challengeUrl,
+      MaskedCardNumber: summary.masked,
+      PaidAt: null,
+    };
+  }
+  const row = sale.row;
+  if (!sale.result.approved) {
+    return {
+      ...declined(record, row.responseCode, row.responseMessage, method, !!sale.detail),
+      TransactionID: row.id,
+      MaskedCardNumber: summary.masked,
+    };
+  }
+  const payment: SessionPayment = {
+    transactionId: row.id,
+    paidAt: row.createdAt,
+    method: sale.source.kind,
+    approvalCode: row.approvalCode,
+    maskedCard: summary.masked,
+  };
+  // "Save this card" puts the card in the wallet of the session's e-mail, the address the page shows
+  // beside the checkbox — and only that one; without an e-mail nothing is saved.
+  const email = record.session.email;
+  const savedToken =
+    r.CreateToken && email
+      ? await saveCardAfterSale(deps, sale, { ...r, Email: email, Phone: undefined })
+      : null;
+  return {
+    Outcome: 'Approved',
+    Status: 'Paid',
+    ...snapshot(record),
+    ResponseCode: row.responseCode,
+    ...paymentFields(deps, record, payment),
+    ...(savedToken ? { Token: savedToken } : {}),
+  };
+}
+
+function declined(
+  record: SessionRecord,
+  code: string,
+  message: string,
+  method: 'card' | 'ach',
+  partial: boolean,
+): PayResult {
+  return {
+    Outcome: 'Declined',
+    Status: 'Open',
+    ...snapshot(record),
+    ResponseCode: code,
+    DeclineReason: declineReasonOf(code, method, partial),
+    ResponseMessage: message,
+    PaidAt: null,
+  };
+}
+
+/** Most sessions one ListEndedCheckoutSessions answer holds. */
+export const MAX_ENDED_SESSIONS = 100;
+
+/**
+ * Sessions with a webhook URL that ended (expired unpaid, or canceled) in [endedAfter, endedBefore),
+ * in the order they ended, for the checkout's announcements: REST- and SOAP-made sessions alike.
+ */
+export async function listEndedCheckoutSessions(
+  params: OperationParams<'ListEndedCheckoutSessions'>,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<OperationResult<'ListEndedCheckoutSessions'>> {
+  requireService(call.principal, 'ListEndedCheckoutSessions');
+  const after = new Date(params.endedAfter);
+  const before = new Date(params.endedBefore);
+  if (Number.isNaN(after.getTime()) || Number.isNaN(before.getTime()))
+    throw new PayframeError('invalid_request', 'endedAfter and endedBefore must be dates.');
+  const limit = Math.min(Math.max(1, params.maxCount), MAX_ENDED_SESSIONS);
+  const records = await endedSessionRecords(deps.db, deps, after, before, limit);
+  return records.map((record) => sessionDetail(deps, record));
+}

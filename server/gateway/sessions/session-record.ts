@@ -1,0 +1,112 @@
+/**
+ * A checkout session read with everything the checkout needs about it in one statement: the
+ * session, its merchant, and — once paid — the payment (DESIGN.md §16–17). GetCheckoutSession
+ * answers from it, and a pay that cannot claim the session explains itself from it.
+ */
+import type { Queryable } from '../../db/database.ts';
+import type { GatewayDeps } from '../gateway-call.ts';
+import { type Merchant, MERCHANT_JOIN_COLUMNS, merchantOfJoined } from '../merchants/merchant-store.ts';
+import { CLAIM_TIMEOUT_MS } from '../payments/claim-timeout.ts';
+import { maskAccount } from '../vault/card-checks.ts';
+import { type CheckoutSession, isSessionToken, sessionOfRow } from './checkout-session-store.ts';
+
+export interface SessionPayment {
+  transactionId: string;
+  paidAt: Date;
+  method: 'card' | 'ach';
+  approvalCode: string | null;
+  maskedCard: string | null;
+}
+
+export interface SessionRecord {
+  session: CheckoutSession;
+  merchant: Merchant;
+  /** The merchant's TransactionKey, encrypted: decrypted only to sign a paid session's redirect. */
+  keyEnc: string;
+  /**
+   * A payment claim younger than the claim timeout is held on the session: a payment is running.
+   * An older one (cut short) is not counted: the next pay settles it by the processor's record.
+   */
+  claimed: boolean;
+  payment: SessionPayment | null;
+}
+
+const SELECT = `select s.*, ${MERCHANT_JOIN_COLUMNS},
+    t.created_at as t_created_at, t.method as t_method, t.approval_code as t_approval_code,
+    t.ach_account_last4 as t_ach_last4, c.id as c_id, c.pan_enc as c_pan_enc, c.bin as c_bin,
+    c.last4 as c_last4
+  from checkout_sessions s
+  join merchants m on m.id = s.merchant_id
+  left join transactions t on t.id = s.transaction_id
+  left join cards c on c.id = t.card_id`;
+
+/** A record from a row of SELECT (or of a statement returning the same columns). */
+type RecordDeps = Pick<GatewayDeps, 'vault' | 'now' | 'claimTimeoutMs'>;
+
+export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): SessionRecord {
+  const session = sessionOfRow(r, deps.now());
+  const { merchant, keyEnc } = merchantOfJoined(r);
+  let payment: SessionPayment | null = null;
+  if (session.status === 'paid' && session.transactionId && r.t_created_at) {
+    const method = r.t_method as 'card' | 'ach';
+    const maskedCard =
+      method === 'card' && r.c_id
+        ? deps.vault.maskedOf({
+            id: r.c_id as string,
+            pan_enc: r.c_pan_enc as string,
+            bin: r.c_bin as string,
+            last4: r.c_last4 as string,
+          })
+        : method === 'ach' && r.t_ach_last4
+          ? maskAccount(r.t_ach_last4 as string)
+          : null;
+    payment = {
+      transactionId: session.transactionId,
+      paidAt: r.t_created_at as Date,
+      method,
+      approvalCode: (r.t_approval_code as string | null) ?? null,
+      maskedCard,
+    };
+  }
+  const claimedAt = r.claimed_at as Date | null;
+  const claimed =
+    r.claim_reference !== null &&
+    claimedAt !== null &&
+    deps.now().getTime() - claimedAt.getTime() < (deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS);
+  return { session, merchant, keyEnc, claimed, payment };
+}
+
+/** The session of this token with its merchant and payment; null for a token that names none. */
+export async function readSessionRecord(
+  q: Queryable,
+  deps: RecordDeps,
+  token: string,
+): Promise<SessionRecord | null> {
+  if (!isSessionToken(token)) return null;
+  const { rows } = await q.query(`${SELECT} where s.token = $1`, [token]);
+  return rows[0] ? recordOfRow(deps, rows[0]) : null;
+}
+
+/**
+ * Sessions with a webhook URL that ended (expired unpaid, or canceled) at or after `since` and before
+ * `before`, in the order they ended. A session whose time ran out while a payment claim is held is
+ * listed too (claimed = true): the caller waits for its outcome before going past it.
+ */
+export async function endedSessionRecords(
+  q: Queryable,
+  deps: RecordDeps,
+  since: Date,
+  before: Date,
+  limit: number,
+): Promise<SessionRecord[]> {
+  const { rows } = await q.query(
+    `${SELECT}
+     where s.webhook_url is not null and (
+       (s.status in ('open', 'expired') and s.expires_at >= $1 and s.expires_at < $2)
+       or (s.status = 'canceled' and s.canceled_at >= $1 and s.canceled_at < $2))
+     order by coalesce(s.canceled_at, s.expires_at), s.id
+     limit $3`,
+    [since, before, limit],
+  );
+  return rows.map((r) => recordOfRow(deps, r));
+}
