@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { buildApp, buildCheckoutApp, buildGatewayApp } from './app.ts';
 import type { Checkout } from './checkout/checkout.ts';
 import { assertRoleConfig, type Config, type Role } from './config.ts';
-import { describeDatabase, openDatabase } from './db/index.ts';
+import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { startDemoStore } from './demo/start-demo-store.ts';
 import { type DemoMerchant, ensureDemoMerchant } from './gateway/demo-merchant.ts';
 import { type Gateway, startRecurringRunner } from './gateway/index.ts';
@@ -26,6 +26,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Wraps the database the server opens, before anything uses it. For benchmarks that run the server
+   * in-process and count its database work (server/db/counting.ts, bench/transactions.bench.ts);
+   * `payframe serve` passes nothing.
+   */
+  wrapDatabase?: (db: Database) => Database;
+}
+
 interface Parts {
   app: FastifyInstance;
   health: HealthState;
@@ -37,9 +46,11 @@ export async function startServer(
   config: Config,
   logger: Logger = createLogger({ level: config.logLevel }),
   role: Role = 'all',
+  options: StartOptions = {},
 ) {
   assertRoleConfig(config, role); // before the database: a missing variable is not a half-started server
-  const db = await openDatabase(config);
+  const opened = await openDatabase(config);
+  const db = options.wrapDatabase ? options.wrapDatabase(opened) : opened;
   logger.info({ database: describeDatabase(config), role }, 'database ready');
   let parts: Parts;
   try {
