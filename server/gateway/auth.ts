@@ -8,8 +8,15 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
-import type { MerchantStore } from './merchants/merchant-store.ts';
+import {
+  type Merchant,
+  MERCHANT_JOIN_COLUMNS,
+  type MerchantStore,
+  merchantOfJoined,
+} from './merchants/merchant-store.ts';
 import { accessOf, type Principal } from './principal.ts';
+
+const MERCHANT_ID = /^[1-9]\d{0,18}$/;
 
 export const SERVICE_USERNAME = 'service';
 /** Failed checks allowed per address in a window before it is refused for the rest of the window. */
@@ -71,6 +78,42 @@ export async function recordFailure(db: Queryable, subject: string, now: Date): 
   );
 }
 
+/** Who is calling, and for a merchant its row as read to check the key (the call may use it). */
+export interface Authenticated {
+  principal: Principal;
+  merchant?: Merchant;
+}
+
+/**
+ * The throttle's count for this address and the merchant the credential names, in one statement:
+ * a merchant's call costs one round trip to authenticate, however it ends.
+ */
+async function throttleAndMerchant(
+  db: Queryable,
+  subject: string,
+  merchantId: string | null,
+): Promise<{ failures: number | null; windowStart: Date | null; row: Record<string, unknown> | null }> {
+  const { rows } = await db.query<Record<string, unknown>>(
+    `select f.failures as f_failures, f.window_start as f_window_start, ${MERCHANT_JOIN_COLUMNS}
+     from (select 1) one
+     left join auth_failures f on f.subject = $1
+     left join merchants m on m.id = $2::bigint`,
+    [subject, merchantId],
+  );
+  const r = rows[0] ?? {};
+  return {
+    failures: r.f_failures === null || r.f_failures === undefined ? null : Number(r.f_failures),
+    windowStart: (r.f_window_start as Date | null | undefined) ?? null,
+    row: r.m_id === null || r.m_id === undefined ? null : r,
+  };
+}
+
+function waitFor(failures: number | null, windowStart: Date | null, now: Date, max = MAX_FAILURES): number {
+  if (failures === null || windowStart === null || failures < max) return 0;
+  const left = FAILURE_WINDOW_SECONDS * 1000 - (now.getTime() - windowStart.getTime());
+  return left > 0 ? Math.ceil(left / 1000) : 0;
+}
+
 /** Who is calling, from the Authorization header; throws 401/429 catalogue errors. */
 export async function authenticate(
   deps: AuthDeps,
@@ -78,21 +121,23 @@ export async function authenticate(
   authorization: string | undefined,
   remoteAddress: string,
   relay?: { credential: string; clientAddress: string },
-): Promise<Principal> {
+): Promise<Authenticated> {
   const credential = parseBasic(authorization);
   if (!credential) {
-    if (accessOf(operation) === 'public') return { kind: 'anonymous' };
+    if (accessOf(operation) === 'public') return { principal: { kind: 'anonymous' } };
     throw new PayframeError('unauthorized');
   }
   const isServiceKey = (key: string) => !!deps.serviceKey && sameSecret(key, deps.serviceKey);
   // The checkout server itself is never throttled: failures relayed through it must not lock it out.
   if (credential.username === SERVICE_USERNAME && isServiceKey(credential.password))
-    return { kind: 'service' };
+    return { principal: { kind: 'service' } };
   const now = deps.now();
   // A merchant's call relayed by the checkout counts against the merchant's client, not the relay.
   const relayed = relay && isServiceKey(relay.credential) && net.isIP(relay.clientAddress) !== 0;
   const subject = `ip:${relayed ? relay.clientAddress : remoteAddress}`;
-  const wait = await throttledFor(deps.db, subject, now);
+  const merchantId = MERCHANT_ID.test(credential.username) ? credential.username : null;
+  const found = await throttleAndMerchant(deps.db, subject, merchantId);
+  const wait = waitFor(found.failures, found.windowStart, now);
   if (wait > 0) {
     throw new PayframeError(
       'rate_limited',
@@ -103,17 +148,18 @@ export async function authenticate(
       },
     );
   }
-  let principal: Principal | null = null;
-  if (credential.username === SERVICE_USERNAME) {
-    principal = null; // a wrong service key (the right one returned above)
-  } else if (await deps.merchants.verifyKey(deps.db, credential.username, credential.password)) {
-    principal = { kind: 'merchant', merchantId: credential.username };
+  // A wrong service key, an unknown merchant and a wrong key all take the same constant-time check.
+  const joined = found.row ? merchantOfJoined(found.row) : null;
+  const stored = joined ? deps.merchants.transactionKeyOf(joined.keyEnc) : null;
+  if (
+    credential.username !== SERVICE_USERNAME &&
+    sameSecret(stored ?? crypto.randomBytes(32).toString('hex'), credential.password) &&
+    joined
+  ) {
+    return { principal: { kind: 'merchant', merchantId: joined.merchant.id }, merchant: joined.merchant };
   }
-  if (!principal) {
-    await recordFailure(deps.db, subject, now);
-    throw new PayframeError('unauthorized');
-  }
-  return principal;
+  await recordFailure(deps.db, subject, now);
+  throw new PayframeError('unauthorized');
 }
 
 /** May this principal call this operation at all? (What it may touch is checked by `actOn`.) */

@@ -2,7 +2,7 @@
 import type { Database } from '../db/database.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import type { CallContext } from '../soap/call-context.ts';
-import type { MerchantStore } from './merchants/merchant-store.ts';
+import type { Merchant, MerchantStore } from './merchants/merchant-store.ts';
 import type { Principal } from './principal.ts';
 import type { Processor } from './processor/processor.ts';
 import type { CheckoutSessionStore } from './sessions/checkout-session-store.ts';
@@ -32,6 +32,8 @@ export interface GatewayDeps {
 export interface GatewayCall {
   principal: Principal;
   context: CallContext;
+  /** A merchant caller's row as read when its key was checked (the same request: fresh enough). */
+  merchant?: Merchant;
 }
 
 export type Handler<P, R> = (params: P, call: GatewayCall, deps: GatewayDeps) => Promise<R>;

@@ -7,7 +7,7 @@ import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
 import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
 import type { CallContext } from '../soap/call-context.ts';
-import { authenticate, authorizeOperation } from './auth.ts';
+import { type Authenticated, authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
 import {
@@ -35,7 +35,6 @@ import { updateToken } from './operations/update-token.ts';
 import { forgotPassword, login } from './operations/user-operations.ts';
 import { sendVerificationCode } from './operations/verification-operations.ts';
 import { getStoredCards, removeStoredCard } from './operations/wallet-operations.ts';
-import type { Principal } from './principal.ts';
 
 /** One handler per operation: the compiler checks that none is missing. */
 type Handlers = {
@@ -73,8 +72,8 @@ export const GATEWAY_HANDLERS: Handlers = {
   ListEndedCheckoutSessions: listEndedCheckoutSessions,
 };
 
-async function principalOf(deps: GatewayDeps, op: string, context: CallContext): Promise<Principal> {
-  if (context.binding === 'inProcess' && context.principal) return context.principal;
+async function callerOf(deps: GatewayDeps, op: string, context: CallContext): Promise<Authenticated> {
+  if (context.binding === 'inProcess' && context.principal) return { principal: context.principal };
   return authenticate(
     { db: deps.db, merchants: deps.merchants, serviceKey: deps.serviceKey, now: deps.now },
     op,
@@ -90,11 +89,15 @@ export function createGateway(
 ): TransactionService<CallContext> {
   const service: Record<string, (params: unknown, context: CallContext) => Promise<unknown>> = {};
   for (const op of operations) {
-    const handler = handlers[op.name] as (params: unknown, call: GatewayCall, deps: GatewayDeps) => Promise<unknown>;
+    const handler = handlers[op.name] as (
+      params: unknown,
+      call: GatewayCall,
+      deps: GatewayDeps,
+    ) => Promise<unknown>;
     service[op.name] = async (params, context) => {
-      const principal = await principalOf(deps, op.name, context);
+      const { principal, merchant } = await callerOf(deps, op.name, context);
       authorizeOperation(principal, op.name);
-      return handler(params, { principal, context }, deps);
+      return handler(params, { principal, context, ...(merchant ? { merchant } : {}) }, deps);
     };
   }
   return service as unknown as TransactionService<CallContext>;

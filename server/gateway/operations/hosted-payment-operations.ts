@@ -28,7 +28,9 @@ export async function createHostedPayment(
   if (r.TransactionKey && !(await deps.merchants.verifyKey(deps.db, merchantId, r.TransactionKey))) {
     throw new PayframeError('forbidden', 'The TransactionKey in the message does not match the credential.');
   }
-  const merchant = await deps.merchants.get(deps.db, merchantId);
+  // Read with the credential check already (one round trip less); in-process callers read it here.
+  const merchant =
+    call.merchant?.id === merchantId ? call.merchant : await deps.merchants.get(deps.db, merchantId);
   if (!merchant) throw new PayframeError('not_found', 'No merchant matches this request.');
   try {
     const session = await deps.sessions.create(deps.db, merchant, {
