@@ -30,7 +30,7 @@ import { requestIdOf } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerPinnedLoader } from './http/pinned-loader.ts';
 import { registerWidgetAssets, WIDGET_DIST } from './http/widget-assets.ts';
-import type { CallContext } from './soap/call-context.ts';
+import type { CallContext } from './gateway/port.ts';
 import { transactionServicePlugin } from './soap/plugin.ts';
 
 export interface AppOptions {

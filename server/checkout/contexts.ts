@@ -4,7 +4,7 @@
  * principal is given; over SOAP the port sends the service credential instead (remote-port.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from '../gateway/port.ts';
 
 /** Where a call comes from: the request it serves, or a background job. */
 export interface CallOrigin {

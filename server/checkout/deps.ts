@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Database } from '../db/database.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from '../gateway/port.ts';
 import type { Contexts } from './contexts.ts';
 import type { MemoryRateLimiter, RateLimits } from './rate-limit.ts';
 import type { Signer } from './signer.ts';

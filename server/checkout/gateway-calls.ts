@@ -10,7 +10,7 @@ import { requiredDefaults } from '../../shared/contract/neutral.ts';
 import type { OperationResult } from '../../shared/contract/service.ts';
 import type { ValueOf } from '../../shared/contract/values.ts';
 import { PayframeError } from '../errors.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from '../gateway/port.ts';
 import type { Payment, SessionSnapshot } from './records.ts';
 import type { CallOrigin } from './contexts.ts';
 import type { CheckoutDeps } from './deps.ts';

@@ -13,7 +13,7 @@ import type { TransactionService } from '../../shared/contract/service.ts';
 import { isErrorCode } from '../../shared/errors.ts';
 import { PayframeError } from '../errors.ts';
 import { parseBasicAuthorization as parseBasic } from './basic-auth.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from '../gateway/port.ts';
 import { SoapFaultError, SoapHttpError } from '../soap/client/errors.ts';
 import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
 

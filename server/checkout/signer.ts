@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Queryable } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from '../gateway/port.ts';
 import { defaultContexts } from './contexts.ts';
 
 export interface Signer {

@@ -14,7 +14,8 @@ import {
   type MerchantStore,
   merchantOfJoined,
 } from './merchants/merchant-store.ts';
-import { accessOf, type Principal } from './principal.ts';
+import type { Principal } from './port.ts';
+import { accessOf } from './principal.ts';
 
 const MERCHANT_ID = /^[1-9]\d{0,18}$/;
 

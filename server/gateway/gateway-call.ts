@@ -1,9 +1,9 @@
 /** What every gateway operation handler receives besides its parameters. */
 import type { Database } from '../db/database.ts';
 import type { Notifier } from '../notify/notifier.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from './port.ts';
 import type { Merchant, MerchantStore } from './merchants/merchant-store.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from './port.ts';
 import type { Processor } from './processor/processor.ts';
 import type { CheckoutSessionStore } from './sessions/checkout-session-store.ts';
 import type { ThreeDsService } from './three-ds/three-ds-service.ts';

@@ -6,7 +6,7 @@
 import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
 import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from './port.ts';
 import { type Authenticated, authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';

@@ -7,7 +7,7 @@ import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { createNotifier } from '../notify/notifier.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from './port.ts';
 import { createGateway } from './gateway.ts';
 import type { GatewayDeps } from './gateway-call.ts';
 import { MerchantStore } from './merchants/merchant-store.ts';

@@ -1,19 +1,6 @@
 import type { OperationName } from '../../shared/contract/operations.ts';
 
 /**
- * Who is calling the gateway (DESIGN.md §6). The spec defines no credential, so Payframe adds the
- * one every SOAP client supports: HTTP Basic on the transport.
- *   - a merchant: `MerchantID:TransactionKey`, acting only on its own merchant id;
- *   - the checkout server: the service credential (`GATEWAY_SERVICE_KEY`), limited to the
- *     hosted-payment operations;
- *   - nobody: only Login and ForgotPassword (and ?WSDL, the help pages) are public.
- */
-export type Principal =
-  | { readonly kind: 'merchant'; readonly merchantId: string }
-  | { readonly kind: 'service' }
-  | { readonly kind: 'anonymous' };
-
-/**
  * Who may call an operation at all (what it may touch is checked by `actOn` and the handlers):
  *   - `public`: anyone;
  *   - `merchant`: a merchant's credential only;
@@ -60,5 +47,7 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
 
 /** The access of an operation named by a caller (SOAPAction, URL path); unknown names: merchant. */
 export function accessOf(operation: string): Access {
-  return Object.hasOwn(OPERATION_ACCESS, operation) ? OPERATION_ACCESS[operation as OperationName] : 'merchant';
+  return Object.hasOwn(OPERATION_ACCESS, operation)
+    ? OPERATION_ACCESS[operation as OperationName]
+    : 'merchant';
 }

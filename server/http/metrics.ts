@@ -20,7 +20,7 @@ import { operations } from '../../shared/contract/index.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Database } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from '../gateway/port.ts';
 
 export const METRICS_PATH = '/metrics';
 const PAY_ROUTE = '/api/checkout/sessions/:token/pay';

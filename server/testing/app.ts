@@ -8,7 +8,7 @@ import type { Checkout } from '../checkout/checkout.ts';
 import type { Gateway } from '../gateway/index.ts';
 import type { HealthState } from '../http/health.ts';
 import { createLogger } from '../logger.ts';
-import type { CallContext } from '../soap/call-context.ts';
+import type { CallContext } from '../gateway/port.ts';
 import { tempDir } from './databases.ts';
 
 export interface TestApp {

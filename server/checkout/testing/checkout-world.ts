@@ -8,7 +8,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TransactionService } from '../../../shared/contract/service.ts';
 import type { Database } from '../../db/database.ts';
 import { futureExpiry } from '../../gateway/testing/gateway-kit.ts';
-import type { CallContext } from '../../soap/call-context.ts';
+import type { CallContext } from '../../gateway/port.ts';
 import { buildTestApp, type TestApp } from '../../testing/app.ts';
 import type { Checkout } from '../checkout.ts';
 import type { CheckoutOptions } from '../deps.ts';

@@ -12,7 +12,7 @@ import type { OperationParams, OperationResult } from '../../../shared/contract/
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
-import type { Principal } from '../principal.ts';
+import type { Principal } from '../port.ts';
 import {
   type Contacts,
   hasContact,

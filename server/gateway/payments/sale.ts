@@ -6,182 +6,21 @@
  * terms (ISO 8583 codes and messages for people).
  */
 import crypto from 'node:crypto';
-import { AmountError, toPositiveCents } from '../../../shared/money.ts';
-import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
-import type { ProcessorResult } from '../processor/processor.ts';
-import { type Request, RequestProblem, resolveSource, type Source } from './payment-source.ts';
+import { type Request, RequestProblem, resolveSource } from './payment-source.ts';
+import {
+  amountOf,
+  authorize,
+  challengeOrDecline,
+  failedThreeDs,
+  type SaleOutcome,
+  threeDsAuthenticated,
+  transactionOf,
+} from './sale-steps.ts';
 import { paySessionSale } from './session-sale.ts';
-import { insertTransaction, type Kind, type TransactionRow } from './transaction-rows.ts';
+import { insertTransaction, type Kind } from './transaction-rows.ts';
 
-export interface SaleOutcome {
-  row: TransactionRow | null;
-  source: Source;
-  result: ProcessorResult;
-  /** Set when the issuer wants a 3-D Secure challenge first: the URL the shopper completes it at. */
-  challengeUrl?: string;
-  detail?: string;
-}
-
-export function amountOf(r: Request, sessionCents: bigint | null): bigint {
-  if (sessionCents !== null) {
-    // The session's amount is the truth (DESIGN.md §7); a different Amount in the message is refused.
-    if (r.Amount && !/^[+]?0*(\.0*)?$/.test(r.Amount)) {
-      let given: bigint | null = null;
-      try {
-        given = toPositiveCents(r.Amount);
-      } catch {
-        // not an amount at all: refused just below, as any amount other than the session's
-      }
-      if (given !== sessionCents)
-        throw new RequestProblem('13', 'Amount does not match the checkout session.');
-    }
-    return sessionCents;
-  }
-  try {
-    return toPositiveCents(r.Amount);
-  } catch (err) {
-    if (err instanceof AmountError) throw new RequestProblem('13', err.message);
-    throw err;
-  }
-}
-
-/** Calls the processor. A card typed in brings its PAN along; a stored one is decrypted once here. */
-export async function authorize(
-  deps: GatewayDeps,
-  source: Source,
-  reference: string,
-  cents: bigint,
-  r: Request,
-  authenticated: boolean,
-): Promise<ProcessorResult> {
-  if (source.kind === 'ach') {
-    return deps.processor.debitAch({
-      reference,
-      routingNumber: source.routingNumber,
-      accountNumber: source.accountNumber,
-      accountType: source.accountType,
-      amountCents: cents,
-    });
-  }
-  const pan = source.pan ?? (await deps.vault.reveal(deps.db, source.card.id));
-  return deps.processor.authorizeCard({
-    reference,
-    pan,
-    ...(source.cvv ? { cvv: source.cvv } : {}),
-    expMonth: source.card.expMonth,
-    expYear: source.card.expYear,
-    amountCents: cents,
-    ...(r.Zip?.trim() ? { zip: r.Zip.trim() } : {}),
-    ...(authenticated ? { threeDS: { authenticated: true } } : {}),
-  });
-}
-
-export interface ThreeDsCheck {
-  authenticated: boolean;
-  failure?: string;
-}
-
-/** Verifies CAVV/ECI/XID/DirectoryServerTransactionId when the request carries them. */
-export async function threeDsAuthenticated(
-  q: Queryable,
-  deps: GatewayDeps,
-  merchantId: string,
-  source: Source,
-  cents: bigint,
-  r: Request,
-): Promise<ThreeDsCheck> {
-  if (!r.CAVV && !r.XID && !r.DirectoryServerTransactionId) return { authenticated: false };
-  if (source.kind !== 'card')
-    throw new RequestProblem('12', '3-D Secure values apply to card payments only.');
-  const check = await deps.threeDs.verifyAuthentication(
-    q,
-    {
-      cavv: r.CAVV ?? '',
-      eci: r.ECI ?? '',
-      xid: r.XID ?? '',
-      dsTransactionId: r.DirectoryServerTransactionId ?? '',
-    },
-    { merchantId, cardFingerprint: source.card.fingerprint, amountCents: cents },
-  );
-  if (!check.ok) return { authenticated: false, failure: check.reason };
-  return { authenticated: true };
-}
-
-export const failedThreeDs = (failure: string): ProcessorResult => ({
-  approved: false,
-  responseCode: '65',
-  responseMessage: `3-D Secure authentication was not accepted (${failure.replace('_', ' ')}).`,
-  approvedAmountCents: 0n,
-});
-
-/** The challenge for a card whose issuer asks for 3-D Secure, or the decline when the merchant has none. */
-export async function challengeOrDecline(
-  deps: GatewayDeps,
-  merchant: { id: string; threeDsEnrolled: boolean },
-  source: Extract<Source, { kind: 'card' }>,
-  cents: bigint,
-  result: ProcessorResult,
-): Promise<{ result: ProcessorResult; challengeUrl?: string }> {
-  if (merchant.threeDsEnrolled) {
-    const challenge = await deps.threeDs.createChallenge(deps.db, {
-      merchantId: merchant.id,
-      cardFingerprint: source.card.fingerprint,
-      amountCents: cents,
-    });
-    return {
-      result: { ...result, responseCode: '65', responseMessage: 'Authentication required' },
-      challengeUrl: `${deps.publicUrl}${challenge.url}`,
-    };
-  }
-  return {
-    result: {
-      ...result,
-      approved: false,
-      responseCode: '65',
-      responseMessage: 'The card requires 3-D Secure, which this merchant does not use.',
-    },
-  };
-}
-
-export function transactionOf(
-  merchantId: string,
-  kind: Kind,
-  source: Source,
-  cents: bigint,
-  result: ProcessorResult,
-  r: Request,
-  extra: { detail?: string; sessionId?: string | null; reference: string },
-): Parameters<typeof insertTransaction>[1] {
-  return {
-    merchantId,
-    kind,
-    method: source.kind,
-    approved: result.approved,
-    amountCents: cents,
-    approvedCents: result.approved ? result.approvedAmountCents : 0n,
-    cardId: source.kind === 'card' ? source.card.id : null,
-    ach:
-      source.kind === 'ach'
-        ? {
-            routingLast4: source.routingNumber.slice(-4),
-            accountLast4: source.accountNumber.slice(-4),
-            accountType: source.accountType,
-          }
-        : null,
-    nameOnCard: source.kind === 'card' ? source.card.nameOnCard : source.nameOnAccount,
-    responseCode: result.responseCode,
-    responseMessage: result.responseMessage,
-    responseDetail: extra.detail ?? null,
-    approvalCode: result.approvalCode ?? null,
-    avsCode: result.avsCode ?? null,
-    checkoutSessionId: extra.sessionId ?? null,
-    customerId: r.CustomerID,
-    source: r.Source ?? (extra.sessionId ? 'hosted' : null),
-    customValues: [r.CustomValue1, r.CustomValue2, r.CustomValue3],
-    processorReference: extra.reference,
-  };
-}
+export type { SaleOutcome } from './sale-steps.ts';
 
 /** A sale of a checkout session, in the spec's terms: a closed session is a RequestProblem. */
 async function sessionSale(
@@ -200,7 +39,10 @@ async function sessionSale(
     case 'unavailable': {
       const s = out.record.session;
       if (s.status === 'paid')
-        throw new RequestProblem('94', `This checkout session has already been paid (transaction ${s.transactionId}).`);
+        throw new RequestProblem(
+          '94',
+          `This checkout session has already been paid (transaction ${s.transactionId}).`,
+        );
       throw new RequestProblem('12', `This checkout session is ${s.status}.`);
     }
     case 'refused':
@@ -242,6 +84,9 @@ export async function runSale(
     if (c.challengeUrl) return { row: null, source, result: c.result, challengeUrl: c.challengeUrl };
     result = c.result;
   }
-  const row = await insertTransaction(deps.db, transactionOf(merchantId, kind, source, cents, result, r, { reference }));
+  const row = await insertTransaction(
+    deps.db,
+    transactionOf(merchantId, kind, source, cents, result, r, { reference }),
+  );
   return { row, source, result };
 }

@@ -56,10 +56,15 @@ export async function claimSession(
     [token, now, merchantId],
   );
   if (rows[0]) {
-    return { kind: 'claimed', reference: rows[0].claim_reference as string, record: recordOfRow(deps, rows[0]) };
+    return {
+      kind: 'claimed',
+      reference: rows[0].claim_reference as string,
+      record: recordOfRow(deps, rows[0]),
+    };
   }
   const record = await readSessionRecord(tx, deps, token);
-  if (!record || (merchantId !== null && record.session.merchantId !== merchantId)) return { kind: 'not_found' };
+  if (!record || (merchantId !== null && record.session.merchantId !== merchantId))
+    return { kind: 'not_found' };
   if (record.session.status !== 'open') return { kind: 'unavailable', record };
   const { rows: claims } = await tx.query<{ claim_reference: string | null; claimed_at: Date | null }>(
     'select claim_reference, claimed_at from checkout_sessions where id = $1 for update',
@@ -89,7 +94,9 @@ export async function reclaimStale(
      where id = $1 and claim_reference = $3 returning claim_reference`,
     [record.session.id, deps.now(), staleReference],
   );
-  return rows[0] ? { kind: 'claimed', reference: rows[0].claim_reference, record } : { kind: 'in_progress', record };
+  return rows[0]
+    ? { kind: 'claimed', reference: rows[0].claim_reference, record }
+    : { kind: 'in_progress', record };
 }
 
 /** Ends the attempt: the session is paid (approved) or open again for another attempt. */

@@ -22,7 +22,7 @@ import {
   type ThreeDsCheck,
   threeDsAuthenticated,
   transactionOf,
-} from './sale.ts';
+} from './sale-steps.ts';
 import { type Claim, claimSession, reclaimStale, releaseClaim } from './session-claim.ts';
 import { insertTransaction, type Kind } from './transaction-rows.ts';
 
@@ -84,7 +84,13 @@ async function prepare(
 type Begun =
   | Exclude<Claim, { kind: 'claimed' | 'stale' }>
   | { kind: 'claimed'; reference: string; record: SessionRecord; prepared: Prepared }
-  | { kind: 'recovered'; reference: string; record: SessionRecord; prepared: Prepared; result: ProcessorResult };
+  | {
+      kind: 'recovered';
+      reference: string;
+      record: SessionRecord;
+      prepared: Prepared;
+      result: ProcessorResult;
+    };
 
 async function begin(
   deps: GatewayDeps,
@@ -104,7 +110,13 @@ async function begin(
   return deps.db.transaction(async (tx) => {
     if (previous?.approved) {
       const prepared = await prepare(tx, deps, kind, first.record, r, actingMerchant);
-      return { kind: 'recovered', reference: first.reference, record: first.record, prepared, result: previous };
+      return {
+        kind: 'recovered',
+        reference: first.reference,
+        record: first.record,
+        prepared,
+        result: previous,
+      };
     }
     const again = await reclaimStale(tx, deps, first.record, first.reference);
     if (again.kind !== 'claimed') return again;
@@ -148,7 +160,11 @@ export async function paySessionSale(
     await releaseClaim(deps.db, session.id, null);
     const c = await challengeOrDecline(deps, merchant, source, cents, result);
     if (c.challengeUrl) {
-      return { kind: 'done', record, sale: { row: null, source, result: c.result, challengeUrl: c.challengeUrl } };
+      return {
+        kind: 'done',
+        record,
+        sale: { row: null, source, result: c.result, challengeUrl: c.challengeUrl },
+      };
     }
     result = c.result;
   }
@@ -174,7 +190,11 @@ export async function paySessionSale(
   const row = await deps.db.transaction(async (tx) => {
     const inserted = await insertTransaction(
       tx,
-      transactionOf(merchant.id, kind, source, cents, result, r, { detail, sessionId: session.id, reference }),
+      transactionOf(merchant.id, kind, source, cents, result, r, {
+        detail,
+        sessionId: session.id,
+        reference,
+      }),
     );
     await releaseClaim(tx, session.id, result.approved ? inserted.id : null);
     return inserted;

@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TransactionService } from '../../../shared/contract/service.ts';
 import { registerErrorHandling } from '../../http/error-handler.ts';
 import { listOutbox } from '../../notify/outbox.ts';
-import type { CallContext } from '../../soap/call-context.ts';
+import type { CallContext } from '../port.ts';
 import { buildTestApp } from '../../testing/app.ts';
 import type { DatabaseTarget } from '../../testing/databases.ts';
 import { createGateway } from '../gateway.ts';

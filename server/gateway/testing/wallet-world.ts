@@ -4,7 +4,7 @@
  * can move (the processor simulator keeps the real time); and short calls for the tests.
  */
 import type { TransactionService } from '../../../shared/contract/service.ts';
-import type { CallContext } from '../../soap/call-context.ts';
+import type { CallContext } from '../port.ts';
 import { buildTestApp } from '../../testing/app.ts';
 import type { DatabaseTarget } from '../../testing/databases.ts';
 import { createGateway } from '../gateway.ts';
