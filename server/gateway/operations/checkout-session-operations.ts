@@ -36,7 +36,11 @@ const STATUS: Record<SessionStatus, Detail['Status']> = {
 const METHOD = { card: 'Card', ach: 'Ach' } as const;
 
 /** Lowercase hex HMAC-SHA256 of the paid redirect's canonical string under the merchant's key. */
-function redirectSignature(deps: GatewayDeps, record: SessionRecord, payment: SessionPayment): string | undefined {
+function redirectSignature(
+  deps: GatewayDeps,
+  record: SessionRecord,
+  payment: SessionPayment,
+): string | undefined {
   if (!record.session.returnUrl) return undefined;
   const text = canonicalRedirectString(
     redirectParams({
@@ -46,7 +50,10 @@ function redirectSignature(deps: GatewayDeps, record: SessionRecord, payment: Se
       paidAt: payment.paidAt,
     }),
   );
-  return crypto.createHmac('sha256', deps.merchants.transactionKeyOf(record.keyEnc)).update(text, 'utf8').digest('hex');
+  return crypto
+    .createHmac('sha256', deps.merchants.transactionKeyOf(record.keyEnc))
+    .update(text, 'utf8')
+    .digest('hex');
 }
 
 function paymentFields(deps: GatewayDeps, record: SessionRecord, payment: SessionPayment | null) {

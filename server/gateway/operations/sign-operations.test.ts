@@ -40,7 +40,12 @@ describe.each(databaseTargets())('SignForMerchant ($name)', (target) => {
 
   it('refuses an unknown merchant with the not_found fault; Success=false for a missing or too long message', async () => {
     // A typed refusal: the caller reads the fault's ErrorCode, never the text.
-    const unknown = await rawCall(w.app, 'SignForMerchant', { merchantID: '999999999', message: 'x' }, SERVICE);
+    const unknown = await rawCall(
+      w.app,
+      'SignForMerchant',
+      { merchantID: '999999999', message: 'x' },
+      SERVICE,
+    );
     expect(unknown).toMatchObject({ status: 500, errorCode: 'not_found', message: NO_MERCHANT });
     expect(await call(w.app, 'SignForMerchant', { merchantID: w.a.id }, SERVICE)).toEqual({
       Success: false,
