@@ -119,7 +119,8 @@ export async function recordPayment(
   );
   if (inserted.rows[0]) {
     const recorded = { ...paymentOfRow(inserted.rows[0]), attemptKey: payment.attemptKey };
-    if (webhookUrl) await enqueueEvent(q, { url: webhookUrl, type: 'payment.succeeded', payment: recorded }, now);
+    if (webhookUrl)
+      await enqueueEvent(q, { url: webhookUrl, type: 'payment.succeeded', payment: recorded }, now);
     return recorded;
   }
   // Recorded before (by recovery, say, without the transaction id): fill in what is now known.
@@ -129,7 +130,13 @@ export async function recordPayment(
        redirect_signature = coalesce(redirect_signature, $5)
      where session_token = $1 returning *,
        (select idempotency_key from checkout_attempts a where a.id = checkout_payments.attempt_id) as idempotency_key`,
-    [payment.sessionToken, payment.transactionId, payment.approvalCode, payment.maskedCard, payment.redirectSignature],
+    [
+      payment.sessionToken,
+      payment.transactionId,
+      payment.approvalCode,
+      payment.maskedCard,
+      payment.redirectSignature,
+    ],
   );
   return paymentOfRow(rows[0]!);
 }
@@ -170,10 +177,20 @@ export async function finishAttempt(
     ],
   );
   if (outcome.kind === 'succeeded' && s?.payment) {
-    return recordPayment(q, { ...s.payment, attemptKey: attempt.idempotencyKey }, attempt.id, s.webhookUrl, now);
+    return recordPayment(
+      q,
+      { ...s.payment, attemptKey: attempt.idempotencyKey },
+      attempt.id,
+      s.webhookUrl,
+      now,
+    );
   }
   if (outcome.kind === 'declined' && s?.webhookUrl) {
-    await enqueueEvent(q, { url: s.webhookUrl, type: 'payment.failed', attempt, snapshot: s, decline: outcome }, now);
+    await enqueueEvent(
+      q,
+      { url: s.webhookUrl, type: 'payment.failed', attempt, snapshot: s, decline: outcome },
+      now,
+    );
   }
   return null;
 }

@@ -48,7 +48,8 @@ const GATEWAY_FIELDS: Record<string, [field: string, code: string]> = {
 
 /** A refusal of CreateHostedPayment as a REST field error: the field comes typed, never from text. */
 export function gatewayFieldError(errorField: string | null | undefined, message: string): FieldError {
-  const known = errorField && Object.hasOwn(GATEWAY_FIELDS, errorField) ? GATEWAY_FIELDS[errorField] : undefined;
+  const known =
+    errorField && Object.hasOwn(GATEWAY_FIELDS, errorField) ? GATEWAY_FIELDS[errorField] : undefined;
   if (!errorField || !known) return { field: '', code: 'invalid', message };
   // The gateway's messages name their field first; REST names it its own way.
   const said = message.startsWith(`${errorField} `) ? message.slice(errorField.length) : ` ${message}`;

@@ -154,7 +154,9 @@ export async function paySession(
       return { json: begun.body, replayed: true };
     case 'paid': {
       const p = begun.payment;
-      const json = JSON.stringify(await paidBody(deps.signer, p.attemptKey === key ? 'succeeded' : 'already_paid', p));
+      const json = JSON.stringify(
+        await paidBody(deps.signer, p.attemptKey === key ? 'succeeded' : 'already_paid', p),
+      );
       await completeKey(deps.db, scope, 200, json, deps.now());
       return { json, replayed: false };
     }
@@ -188,7 +190,8 @@ async function execute(
   } catch (err) {
     if (err instanceof PayframeError && REFUSED.has(err.code)) {
       await giveUp(deps, scope, attempt, err.code, err.message);
-      if (err.code === 'not_found') throw new PayframeError('not_found', 'This checkout session does not exist.');
+      if (err.code === 'not_found')
+        throw new PayframeError('not_found', 'This checkout session does not exist.');
       deps.log.error({ err }, 'the gateway refused the payment request');
       throw new PayframeError('internal');
     }
@@ -204,7 +207,12 @@ async function execute(
 }
 
 /** Stores the answer for the key inside the settling transaction. */
-async function answered(q: Queryable, deps: CheckoutDeps, scope: KeyScope, answer: PayResponse): Promise<string> {
+async function answered(
+  q: Queryable,
+  deps: CheckoutDeps,
+  scope: KeyScope,
+  answer: PayResponse,
+): Promise<string> {
   const json = JSON.stringify(answer);
   await completeKey(q, scope, 200, json, deps.now());
   return json;
@@ -237,7 +245,13 @@ async function settle(
           };
           payment = (await finishAttempt(tx, attempt, outcome, now, { ...session, payment: paid }))!;
         } else {
-          await finishAttempt(tx, attempt, { kind: 'failed', code: '94', message: 'already paid' }, now, session);
+          await finishAttempt(
+            tx,
+            attempt,
+            { kind: 'failed', code: '94', message: 'already paid' },
+            now,
+            session,
+          );
           payment = await recordPayment(tx, paid, null, session.webhookUrl, now);
         }
         const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
@@ -249,7 +263,11 @@ async function settle(
       if (res.DeclineReason === 'MethodNotAccepted') {
         await giveUp(deps, scope, attempt, code, message);
         throw new PayframeError('validation_failed', 'This payment method is not accepted here.', [
-          { field: 'method', code: 'method_not_accepted', message: 'This payment method is not accepted here.' },
+          {
+            field: 'method',
+            code: 'method_not_accepted',
+            message: 'This payment method is not accepted here.',
+          },
         ]);
       }
       const decline = { kind: 'declined' as const, code, message, transactionId: res.TransactionID ?? null };

@@ -93,7 +93,10 @@ export async function recoverAttempt(
     await markRecovered(tx, attempt.id);
     await releaseKey(tx, scope);
   });
-  deps.log.info({ attemptId: attempt.id, status: found?.status ?? 'unknown' }, 'attempt recovery: nothing was charged');
+  deps.log.info(
+    { attemptId: attempt.id, status: found?.status ?? 'unknown' },
+    'attempt recovery: nothing was charged',
+  );
   return 'failed';
 }
 

@@ -20,7 +20,10 @@ export const SETTLE_MS = 2 * 60_000;
 const CURSOR = 'session-endings';
 const BATCH = 100;
 
-type Ended = Pick<GatewaySession, 'token' | 'merchantId' | 'currency' | 'amount' | 'orderNumber' | 'webhookUrl'>;
+type Ended = Pick<
+  GatewaySession,
+  'token' | 'merchantId' | 'currency' | 'amount' | 'orderNumber' | 'webhookUrl'
+>;
 
 async function announce(
   deps: CheckoutDeps,
