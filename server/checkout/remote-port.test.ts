@@ -26,11 +26,17 @@ import {
 describe.each(databaseTargets())('checkout over SOAP to a remote gateway ($name)', (target) => {
   let gateway: TestApp;
   let w: CheckoutWorld;
+  /** The SOAP operations the gateway was asked, in order (its SOAPAction headers). */
+  const soapCalls: string[] = [];
   beforeAll(async () => {
     const db = await target.open();
     // The in-process signer of the checkout app reads TransactionKeys under the same vault key.
     const env = { CARD_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') };
     gateway = await buildTestApp(db, { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY, ...env });
+    gateway.app.addHook('onRequest', async (request) => {
+      const action = request.headers.soapaction;
+      if (typeof action === 'string') soapCalls.push(action.replace(/^"?.*\//, '').replace(/"$/, ''));
+    });
     await gateway.app.listen({ port: 0, host: '127.0.0.1' });
     const baseUrl = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
     const { t, checkout } = await buildCheckoutApp(db, {
@@ -73,6 +79,25 @@ describe.each(databaseTargets())('checkout over SOAP to a remote gateway ($name)
       transactionId: paid.json().receipt.transactionId,
     });
     expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+
+  it('a load is one SOAP round trip and a pay one more, its signed redirect included (DESIGN.md §17)', async () => {
+    const token = await createSession(w);
+    soapCalls.length = 0;
+    const view = await w.app.inject({ method: 'GET', url: `/api/checkout/sessions/${token}` });
+    expect(view.statusCode).toBe(200);
+    expect(soapCalls).toEqual(['GetCheckoutSession']);
+    soapCalls.length = 0;
+    const paid = await pay(w.app, token, cardBody());
+    expect(paid.json().status).toBe('succeeded');
+    // The gateway signs the redirect with its answer: no SignForMerchant, no second read.
+    expect(new URL(paid.json().redirectUrl).searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
+    expect(soapCalls).toEqual(['PayCheckoutSession']);
+    soapCalls.length = 0;
+    // A reload after paying: the receipt and the signed redirect from the same one call.
+    const reloaded = await w.app.inject({ method: 'GET', url: `/api/checkout/sessions/${token}` });
+    expect(reloaded.json()).toMatchObject({ status: 'paid', redirectUrl: paid.json().redirectUrl });
+    expect(soapCalls).toEqual(['GetCheckoutSession']);
   });
 
   it('a wrong merchant key is 401 through the remote gateway too', async () => {
