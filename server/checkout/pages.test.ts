@@ -1,18 +1,25 @@
 /**
  * GET /pay/:token: the hosted page's headers (security-requirements.md EMB-1, EMB-2, CJ-1, HDR-1)
  * through the real app — framing refused for the full page, allowed to the merchant's registered
- * origins only in embed mode, no caching, HSTS only over https.
+ * origins only in embed mode, no caching, HSTS only over https — and the session state its HTML
+ * carries (shared/checkout/page-state.ts): the API's answer, inert whatever the merchant wrote in it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_STATE_ID } from '../../shared/checkout/page-state.ts';
+import { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
+import type { TransactionService } from '../../shared/contract/service.ts';
 import { WIDGET_DIST } from '../http/widget-assets.ts';
+import type { CallContext } from '../soap/call-context.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import { payPageCsp } from './pages.ts';
 import {
   type CheckoutWorld,
+  cardBody,
   createSession,
   openCheckoutWorld,
+  pay,
   SHOP_ORIGIN,
 } from './testing/checkout-world.ts';
 
@@ -27,11 +34,33 @@ function directives(csp: string | undefined): Map<string, string> {
 
 const built = fs.existsSync(path.join(WIDGET_DIST, 'pay.html'));
 
+const BLOCK = new RegExp(`<script type="application/json" id="${SESSION_STATE_ID}">([^<]*)</script>`, 'g');
+
+/** The state blocks of a page (one, or none when the page could not ask). */
+function stateBlocks(html: string): string[] {
+  return [...html.matchAll(BLOCK)].map((m) => m[1]!);
+}
+
 describe('GET /pay/:token', () => {
   let w: CheckoutWorld;
   let token: string;
+  /** While true, every gateway call fails as an unreachable gateway's would. */
+  let gatewayDown = false;
   beforeAll(async () => {
-    w = await openCheckoutWorld(await databaseTargets()[0]!.open(), { env: { TRUST_PROXY: 'true' } });
+    w = await openCheckoutWorld(await databaseTargets()[0]!.open(), {
+      env: { TRUST_PROXY: 'true' },
+      wrapPort: (port) =>
+        new Proxy(port, {
+          get: (target, name, receiver) => {
+            const real: unknown = Reflect.get(target, name, receiver);
+            if (typeof real !== 'function') return real;
+            return (...args: unknown[]) => {
+              if (gatewayDown) return Promise.reject(new Error('connect ECONNREFUSED'));
+              return (real as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        }) as TransactionService<CallContext>,
+    });
     token = await createSession(w);
   });
   afterAll(() => w.close());
@@ -96,6 +125,95 @@ describe('GET /pay/:token', () => {
       expect(d.get('script-src')).toBe("'self'");
     } finally {
       await w.db.query('update merchants set logo_url = null where id = $1', [w.merchant.id]);
+    }
+  });
+
+  it.skipIf(!built)('carries the session the API answers, so the app needs no round trip', async () => {
+    const page = await w.app.inject(`/pay/${token}`);
+    const api = await w.app.inject(`/api/checkout/sessions/${token}`);
+    const [block, ...more] = stateBlocks(page.body);
+    expect(more).toEqual([]);
+    const state = WidgetSession.parse(JSON.parse(block!));
+    expect(state).toEqual(api.json());
+    expect(state.status).toBe('open');
+    // Nothing secret: the merchant's key is nowhere in the page.
+    expect(page.body).not.toContain(w.merchant.key);
+    // The embed mode is the same page with the same state.
+    const embedded = await w.app.inject(`/pay/${token}?embed=1&instance=a1`);
+    expect(stateBlocks(embedded.body)).toEqual([block]);
+  });
+
+  it.skipIf(!built)(
+    'embeds a hostile order number and shopper name inertly, under the same CSP',
+    async () => {
+      const evil = "</script><script>alert(1)</script>\u2028<!--$'$&";
+      const hostile = await createSession(w, {
+        orderNumber: evil.slice(0, 64),
+        shopper: { email: 'ada@example.com', firstName: '<!--<script>', lastName: 'x\u2029</SCRIPT>' },
+      });
+      const plain = await w.app.inject(`/pay/${token}`);
+      const res = await w.app.inject(`/pay/${hostile}`);
+      expect(res.statusCode).toBe(200);
+      // The page is the plain one plus exactly one block: no element was opened or closed by the data.
+      const scripts = (html: string) => html.match(/<\/?script\b/gi)?.length ?? 0;
+      expect(scripts(res.body)).toBe(scripts(plain.body));
+      expect(res.body).not.toContain('alert(1)</script>');
+      expect(res.body).not.toMatch(/[\u2028\u2029]/);
+      expect(res.body.match(/<!--/g)).toBeNull();
+      const [block] = stateBlocks(res.body);
+      expect(block).toContain('\\u003c/script\\u003e\\u003cscript\\u003ealert(1)');
+      const state = WidgetSession.parse(JSON.parse(block!));
+      expect(state.orderNumber).toBe(evil.slice(0, 64));
+      expect(state.shopper).toMatchObject({ firstName: '<!--<script>', lastName: 'x\u2029</SCRIPT>' });
+      // The CSP is the ordinary page's: a data block is never run, so no hash or 'unsafe-inline'.
+      const csp = res.headers['content-security-policy'] as string;
+      expect(csp).toBe(plain.headers['content-security-policy']);
+      expect(directives(csp).get('script-src')).toBe("'self'");
+      expect(csp).not.toMatch(/unsafe-inline|sha(256|384|512)-|nonce-/);
+    },
+  );
+
+  it.skipIf(!built)('says "no such session" for an unknown or malformed token', async () => {
+    const unknown = await w.app.inject(`/pay/cs_${'A'.repeat(43)}`);
+    expect(unknown.statusCode).toBe(200);
+    expect(stateBlocks(unknown.body)).toEqual(['null']);
+    const malformed = await w.app.inject('/pay/not-a-token');
+    expect(stateBlocks(malformed.body)).toEqual(['null']);
+  });
+
+  it.skipIf(!built)('carries the receipt of a paid session', async () => {
+    const paid = await createSession(w);
+    expect((await pay(w.app, paid, cardBody())).statusCode).toBe(200);
+    const [block] = stateBlocks((await w.app.inject(`/pay/${paid}`)).body);
+    const state = WidgetSession.parse(JSON.parse(block!));
+    expect(state.status).toBe('paid');
+    expect(state.receipt?.maskedCard).toBe('•••• 4242');
+    expect(block).not.toContain('4242424242424242');
+  });
+
+  it.skipIf(!built)('says its language on the root element, as the app will choose it', async () => {
+    const es = await createSession(w, { locale: 'es-MX' });
+    expect((await w.app.inject(`/pay/${es}`)).body).toContain('<html lang="es">');
+    expect((await w.app.inject(`/pay/${token}`)).body).toContain('<html lang="en">');
+    expect((await w.app.inject(`/pay/${token}?locale=es`)).body).toContain('<html lang="es">');
+    const browser = await w.app.inject({
+      url: `/pay/${token}`,
+      headers: { 'accept-language': 'fr-CA, es;q=0.8' },
+    });
+    expect(browser.body).toContain('<html lang="es">');
+  });
+
+  it.skipIf(!built)('goes out without state when the gateway does not answer: the app asks', async () => {
+    gatewayDown = true;
+    try {
+      const res = await w.app.inject(`/pay/${token}?embed=1`);
+      expect(res.statusCode).toBe(200);
+      expect(stateBlocks(res.body)).toEqual([]);
+      expect(directives(res.headers['content-security-policy'] as string).get('frame-ancestors')).toBe(
+        "'none'",
+      );
+    } finally {
+      gatewayDown = false;
     }
   });
 

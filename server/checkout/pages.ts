@@ -1,7 +1,9 @@
 /**
  * The hosted payment page, `GET /pay/:token` (dist/widget/pay.html; the Preact app in
- * widget/app/pay/). The page fetches the session itself; this route only sets the headers a
- * payment page needs (security-requirements.md EMB-1, EMB-2, CJ-1, HDR-1):
+ * widget/app/pay/). The route loads the session once (loadWidgetSession, what the API's
+ * GET /api/checkout/sessions/:token answers) and puts it in the HTML (page-html.ts), so the app
+ * renders the form without a round trip; the same answer gives the headers a payment page needs
+ * (security-requirements.md EMB-1, EMB-2, CJ-1, HDR-1):
  *   - the page CSP with `frame-src 'self'` (the 3-D Secure challenge, served by this server) and,
  *     in the split wiring, the gateway's origin where the challenge pages live;
  *   - `frame-ancestors 'none'` for the full page, the merchant's registered origins with `?embed=1`;
@@ -12,12 +14,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
+import { type PageLang, pickLang } from '../../shared/checkout/page-state.ts';
+import type { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
+import { PayframeError } from '../errors.ts';
 import { PAGE_CSP, WIDGET_DIST } from '../http/widget-assets.ts';
 import type { Checkout } from './checkout.ts';
-import type { CallOrigin } from './deps.ts';
-import { brandingOf, embedOriginsOf } from './gateway-calls.ts';
+import { pageWithState } from './page-html.ts';
 import { originOf } from './pay-routes.ts';
-import { enforceLimits } from './rate-limit.ts';
+import { loadWidgetSession } from './session-view.ts';
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -49,7 +53,12 @@ export async function payPageRoutes(
   const deps = options.checkout.deps;
   const file = path.join(options.distDir ?? WIDGET_DIST, 'pay.html');
 
-  const send = async (reply: FastifyReply, status: number) => {
+  const send = async (
+    reply: FastifyReply,
+    status: number,
+    state: WidgetSession | null | undefined,
+    lang: PageLang,
+  ) => {
     let html: string;
     try {
       html = await fs.readFile(file, 'utf8');
@@ -59,43 +68,54 @@ export async function payPageRoutes(
         .type('text/plain; charset=utf-8')
         .send('The Payframe pages are not built. Run `npm run build` (npm start does it for you).\n');
     }
-    return reply.code(status).type('text/html; charset=utf-8').send(html);
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(pageWithState(html, state, lang));
   };
 
-  /** The origin of the merchant's logo when it is a plain https origin; null otherwise or unknown. */
-  const logoOriginOf = async (origin: CallOrigin, token: string): Promise<string | null> => {
+  /** The origin of the merchant's logo when it is a plain https origin; null otherwise. */
+  const logoOriginOf = (logoUrl: string | null): string | null => {
     try {
-      const { logoUrl } = await brandingOf(deps, origin, token);
       const url = logoUrl ? new URL(logoUrl) : null;
       return url?.protocol === 'https:' && ORIGIN.test(url.origin) ? url.origin : null;
     } catch {
-      return null; // an unknown session: the page says so, with no logo
+      return null;
     }
   };
 
-  app.get<{ Params: { token: string }; Querystring: { embed?: string } }>(
+  app.get<{ Params: { token: string }; Querystring: { embed?: string; locale?: unknown } }>(
     '/pay/:token',
     async (request, reply) => {
       const { token } = request.params;
       const wellFormed = SESSION_TOKEN_PATTERN.test(token);
       // Each load asks the gateway: limited per address like the session load it leads to.
-      await enforceLimits(deps.db, reply, [[`read:ip:${request.ip}`, deps.limits.readPerIp]], deps.now());
-      const origin = originOf(request);
-      // The two gateway questions at once. Unknown, or the gateway unreachable: no framing allowed
-      // and no logo (the page itself still loads and says what it can).
-      const [origins, logoOrigin] = await Promise.all([
-        request.query.embed === '1' && wellFormed
-          ? embedOriginsOf(deps, origin, token).catch((): string[] => [])
-          : [],
-        wellFormed ? logoOriginOf(origin, token) : null,
-      ]);
+      deps.memoryLimits.enforce(reply, `read:ip:${request.ip}`, deps.limits.readPerIp, deps.now());
+      // One gateway question; its answer is the page's state. Unknown (null): the page shows "not
+      // found". The gateway unreachable (undefined): no state, so the app asks the API itself. Both:
+      // no framing allowed and no logo.
+      let state: WidgetSession | null | undefined = null;
+      if (wellFormed) {
+        state = await loadWidgetSession(deps, originOf(request), token).catch((error: unknown) => {
+          if (error instanceof PayframeError && error.code === 'not_found') return null;
+          request.log.warn({ err: error }, 'the hosted page went out without its session');
+          return undefined;
+        });
+      }
+      const origins = request.query.embed === '1' ? (state?.embedOrigins ?? []) : [];
+      const logoOrigin = logoOriginOf(state?.merchant.logoUrl ?? null);
+      // The language the app will choose (widget/app/pay/i18n), so the document says it from the
+      // start: `?locale=` (the first, as URLSearchParams.get reads it), the session's, the browser's.
+      const asked: unknown = [request.query.locale].flat()[0];
+      const browser = (request.headers['accept-language'] ?? '').split(',').map((l) => l.split(';')[0]);
+      const lang = pickLang([typeof asked === 'string' ? asked : null, state?.locale, ...browser]);
       const ancestors = origins.filter((o) => ORIGIN.test(o));
       const challengeOrigin = deps.threeDs?.frameOrigin ?? null;
       reply
         .header('content-security-policy', payPageCsp(ancestors, challengeOrigin, logoOrigin))
         .header('cache-control', 'no-store');
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-      return send(reply, wellFormed ? 200 : 404);
+      return send(reply, wellFormed ? 200 : 404, state, lang);
     },
   );
 }

@@ -3,8 +3,9 @@
  * EMB-1, EMB-5, PCI-643-2; attack rows 6, 7, 8, 9, 12 and 33).
  *
  * - Row 6: a merchant whose name is markup — the widget's session data carries it as a JSON string,
- *   and no HTML page Payframe serves for the session contains it (the hosted page is a static shell;
- *   Preact renders the name as text). The browser code never turns a string into markup: no
+ *   in the API's answer and in the hosted page's JSON data block (escaped: no `<`, `>` or `&` in it,
+ *   so it cannot end the block), and nowhere else in any HTML page Payframe serves for the session
+ *   (Preact renders the name as text). The browser code never turns a string into markup: no
  *   `dangerouslySetInnerHTML`, `innerHTML`, `outerHTML`, `insertAdjacentHTML`, `document.write`,
  *   `DOMParser` or `createContextualFragment` in the hosted page or the loader (read with the
  *   TypeScript parser, comments excluded).
@@ -230,7 +231,15 @@ describe.each(databaseTargets())('merchant content and pages ($name)', (target) 
     for (const url of [`/pay/${token}`, `/pay/${token}?embed=1`]) {
       const page = await w.app.inject({ method: 'GET', url });
       expect(page.body).not.toContain(name);
-      expect(page.body).not.toMatch(/onerror|onload=|<svg/i);
+      // The session state (shared/checkout/page-state.ts) holds the name as an escaped JSON string;
+      // the rest of the page has no trace of it.
+      const block = /<script type="application\/json" id="payframe-session">([^<]*)<\/script>/.exec(
+        page.body,
+      );
+      if (page.statusCode === 200) {
+        expect(block && (JSON.parse(block[1]!) as { merchant: { name: string } }).merchant.name).toBe(name);
+      }
+      expect(page.body.replace(block?.[0] ?? '', '')).not.toMatch(/onerror|onload=|<svg|alert/i);
       const csp = String(page.headers['content-security-policy']);
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);

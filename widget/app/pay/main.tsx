@@ -1,7 +1,9 @@
 /** The hosted payment page `/pay/:token` (and its embed mode, `?embed=1`). */
 import { render } from 'preact';
-import { App } from './components/app.tsx';
+import { App, type Initial } from './components/app.tsx';
 import { createEmbed } from './embed.ts';
+import { english, loadI18n, pickLang } from './i18n/index.ts';
+import { pageSession } from './page-state.ts';
 import { applyTheme, parseTheme } from './theme.ts';
 import './style.css';
 
@@ -13,4 +15,21 @@ const embed = createEmbed(params);
 if (embed) root.classList.add('pf-embed');
 
 const app = document.getElementById('app');
-if (app) render(<App token={token} params={params} embed={embed} />, app);
+const start = (initial?: Initial) => {
+  if (app) render(<App token={token} params={params} embed={embed} initial={initial} />, app);
+};
+
+// The session the HTML carried renders at once, in its language; only a language other than the
+// bundled English waits for its dictionary first (one small chunk, no API call).
+const session = pageSession(token);
+if (session === undefined) start();
+else {
+  const lang = pickLang([params.get('locale'), session?.locale, ...navigator.languages]);
+  if (lang === english.lang) start({ session, i18n: english });
+  else {
+    void loadI18n(lang).then(
+      (i18n) => start({ session, i18n }),
+      () => start({ session, i18n: english }),
+    );
+  }
+}

@@ -1,6 +1,7 @@
 /**
- * The hosted payment page (and its embed mode): loads the session, shows the right screen for its
- * state, and runs a payment to its end — declines, network failures, 3-D Secure, the receipt.
+ * The hosted payment page (and its embed mode): starts from the session the page's HTML carries (or
+ * loads it when there is none), shows the right screen for its state, and runs a payment to its
+ * end — declines, network failures, 3-D Secure, the receipt.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type {
@@ -30,22 +31,42 @@ type Screen =
   | { kind: 'challenge'; challengeUrl: string; resultUrl: string; body: PayBody; wallet: string | undefined }
   | { kind: 'paid'; receipt: ReceiptData; redirectUrl: string | null; fresh: boolean };
 
+/** What the page's HTML carried (page-state.ts), in its language: the first render needs no API call. */
+export interface Initial {
+  /** null: the page says there is no such session. */
+  session: WidgetSession | null;
+  i18n: I18n;
+}
+
 interface Props {
   token: string;
   params: URLSearchParams;
   embed: Embed | null;
+  initial?: Initial | undefined;
 }
 
 async function languageFor(candidates: (string | null | undefined)[]): Promise<I18n> {
   return loadI18n(pickLang(candidates)).catch(() => english);
 }
 
-export function App({ token, params, embed }: Props) {
+/** The screen a loaded session asks for (a paid one without its receipt is shown as closed). */
+function screenOf(s: WidgetSession): Screen {
+  if (s.status === 'open') return { kind: 'form' };
+  if (s.status === 'paid' && s.receipt) {
+    return { kind: 'paid', receipt: s.receipt, redirectUrl: s.redirectUrl ?? null, fresh: false };
+  }
+  return { kind: s.status === 'canceled' ? 'canceled' : 'expired' };
+}
+
+export function App({ token, params, embed, initial }: Props) {
   const api = useMemo(() => sessionApi(token), [token]);
   const payer = useMemo(() => new Payer(api), [api]);
-  const [i18n, setI18n] = useState<I18n>(english);
-  const [session, setSession] = useState<WidgetSession | null>(null);
-  const [screen, setScreen] = useState<Screen>({ kind: 'loading' });
+  const [i18n, setI18n] = useState<I18n>(initial?.i18n ?? english);
+  const [session, setSession] = useState<WidgetSession | null>(initial?.session ?? null);
+  const [screen, setScreen] = useState<Screen>(() => {
+    if (!initial) return { kind: 'loading' };
+    return initial.session ? screenOf(initial.session) : { kind: 'not-found' };
+  });
   const [method, setMethod] = useState<'card' | 'ach'>('card');
   const [walletOpen, setWalletOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -54,18 +75,31 @@ export function App({ token, params, embed }: Props) {
   const { t, lang } = i18n;
   const asked = params.get('locale');
 
+  // The host page hears of a closed session: it may not know yet (its first try lost the answer, or
+  // the modal was closed).
+  const tellHost = (next: Screen) => {
+    if (next.kind === 'paid') embed?.send(successMessage(next.receipt, 'already_paid'));
+    else if (next.kind === 'expired') embed?.send({ type: 'expired' });
+  };
+
   const show = (s: WidgetSession) => {
     setSession(s);
-    if (s.status === 'open') setScreen({ kind: 'form' });
-    else if (s.status === 'paid' && s.receipt) {
-      setScreen({ kind: 'paid', receipt: s.receipt, redirectUrl: s.redirectUrl ?? null, fresh: false });
-      // The host page may not know yet (its first try lost the answer, or the modal was closed).
-      embed?.send(successMessage(s.receipt, 'already_paid'));
-    } else if (s.status === 'canceled') setScreen({ kind: 'canceled' });
-    else {
-      setScreen({ kind: 'expired' });
-      embed?.send({ type: 'expired' });
-    }
+    const next = screenOf(s);
+    setScreen(next);
+    tellHost(next);
+  };
+
+  /** A session is here, in its language: the document and the host page learn of it. */
+  const announce = (s: WidgetSession, chosen: I18n) => {
+    document.documentElement.lang = chosen.lang;
+    document.title = [
+      chosen.t('pay', { amount: formatMoney(s.amount, s.currency, chosen.lang) }),
+      s.merchant.name,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    embed?.setOrigins(s.embedOrigins ?? []);
+    embed?.send({ type: 'ready' });
   };
 
   const load = async () => {
@@ -78,22 +112,23 @@ export function App({ token, params, embed }: Props) {
       document.documentElement.lang = chosen.lang;
       return setScreen({ kind: res.kind === 'http' && res.status === 404 ? 'not-found' : 'load-failed' });
     }
-    const s = res.data;
-    const chosen = await languageFor([asked, s.locale, ...navigator.languages]);
+    const chosen = await languageFor([asked, res.data.locale, ...navigator.languages]);
     setI18n(chosen);
-    document.documentElement.lang = chosen.lang;
-    document.title = [
-      chosen.t('pay', { amount: formatMoney(s.amount, s.currency, chosen.lang) }),
-      s.merchant.name,
-    ]
-      .filter(Boolean)
-      .join(' · ');
-    embed?.setOrigins(s.embedOrigins ?? []);
-    embed?.send({ type: 'ready' });
-    show(s);
+    announce(res.data, chosen);
+    show(res.data);
   };
 
-  useEffect(() => void load(), []);
+  // The state the page carried is on screen from the first render (the state above starts from
+  // it); what its arrival tells the document and the host page happens here. Without it, the
+  // session comes from the API.
+  useEffect(() => {
+    if (!initial) void load();
+    else if (!initial.session) document.documentElement.lang = initial.i18n.lang;
+    else {
+      announce(initial.session, initial.i18n);
+      tellHost(screenOf(initial.session));
+    }
+  }, []);
 
   // The form turns into "expired" by itself when the session's time is up; if the server still says
   // open (this device's clock runs ahead) or cannot be reached, it asks again a little later.

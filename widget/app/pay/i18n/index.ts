@@ -1,22 +1,15 @@
 /**
  * The page's language: `?locale=`, else the session's locale, else the browser's languages; English
- * when none is supported. English is bundled; the others are dynamic imports (STYLE.md §7).
+ * when none is supported (the list and the choice: shared/checkout/page-state.ts, which the page route
+ * uses too). English is bundled; the others are dynamic imports (STYLE.md §7).
  */
 import { declineMessage } from '../../../../shared/checkout/decline-messages.ts';
+import type { PageLang } from '../../../../shared/checkout/page-state.ts';
 import { type DeclineMessages, en, type MessageKey, type Messages } from './en.ts';
 
 export type { MessageKey } from './en.ts';
-export type Lang = 'en' | 'es';
-const SUPPORTED: readonly Lang[] = ['en', 'es'];
-
-/** The first supported language among the candidates (primary subtag), or English. */
-export function pickLang(candidates: readonly (string | null | undefined)[]): Lang {
-  for (const c of candidates) {
-    const primary = (c ?? '').toLowerCase().split(/[-_]/)[0] as Lang;
-    if (SUPPORTED.includes(primary)) return primary;
-  }
-  return 'en';
-}
+export { pickLang } from '../../../../shared/checkout/page-state.ts';
+export type Lang = PageLang;
 
 export interface I18n {
   lang: Lang;

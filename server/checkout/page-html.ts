@@ -1,0 +1,34 @@
+/**
+ * The hosted page's HTML with the session state in it (shared/checkout/page-state.ts says what the
+ * block holds and why). Pure: the built pay.html in, the page out.
+ */
+import { type PageLang, SESSION_STATE_ID } from '../../shared/checkout/page-state.ts';
+import type { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
+
+/**
+ * JSON that stays inert inside a `<script>` element: `<`, `>` and `&` become `\u003c`, `\u003e` and
+ * `\u0026`, so no `</script>` or `<!--` can end or change the element (HTML's "script data" state),
+ * and U+2028/U+2029 become escapes, so the text is also a valid JavaScript literal. Every one of them
+ * can occur only inside a JSON string, where the escape means the same character to JSON.parse.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * `html` (dist/widget/pay.html) with `lang` on its root element and, unless `state` is undefined
+ * (the page could not ask the gateway), the state block before `</head>`: module scripts run after
+ * the document is parsed, so the app finds it on start.
+ */
+export function pageWithState(html: string, state: WidgetSession | null | undefined, lang: PageLang): string {
+  // Replacer functions throughout: a replacement string would read `$&` or `$'` in the data.
+  let page = html.replace(/<html\b[^>]*>/i, () => `<html lang="${lang}">`);
+  if (state !== undefined) {
+    const block = `<script type="application/json" id="${SESSION_STATE_ID}">${jsonForScript(state)}</script>\n`;
+    page = page.replace(/<\/head>/i, (end) => `${block}${end}`);
+  }
+  return page;
+}
