@@ -233,6 +233,48 @@ describe.each(databaseTargets())('webhooks ($name)', (target) => {
     ]);
   });
 
+  it('a session made over SOAP gets the same webhooks as one made over REST: paid, and expired', async () => {
+    hooks = hookServer(0);
+    hookUrl = await hooks.start();
+    const asMerchant = defaultContexts.merchant(
+      { requestId: 'test', remoteAddress: '127.0.0.1', log: w.app.log },
+      w.merchant.authorization,
+    );
+    const create = (orderNumber: string) =>
+      w.t.gateway.service.CreateHostedPayment(
+        {
+          request: {
+            MerchantID: w.merchant.id,
+            Amount: '12.50',
+            Currency: 'EUR',
+            OrderNumber: orderNumber,
+            ReturnUrl: 'https://shop.example/thanks',
+            WebhookUrl: hookUrl,
+          },
+        },
+        asMerchant,
+      );
+    const paidSession = await create('SOAP-PAID');
+    const expiring = await create('SOAP-EXPIRED');
+    expect(paidSession.Success && expiring.Success).toBe(true);
+    const paid = (await pay(w.app, paidSession.Token!, cardBody())).json();
+    expect(paid.status).toBe('succeeded');
+    await w.db.query(
+      "update checkout_sessions set expires_at = now() - interval '10 minutes' where token = $1",
+      [expiring.Token],
+    );
+    expect(await w.checkout.announceEndedSessions()).toBeGreaterThanOrEqual(1);
+    await w.checkout.deliverWebhooks();
+    const events = hooks.received
+      .map((r) => JSON.parse(r.body))
+      .filter((e) => [paidSession.Token, expiring.Token].includes(e.data.token))
+      .map((e) => [e.type, e.data.orderNumber, e.data.currency, e.data.amount]);
+    expect(events.sort()).toEqual([
+      ['checkout.session.expired', 'SOAP-EXPIRED', 'EUR', '12.50'],
+      ['payment.succeeded', 'SOAP-PAID', 'EUR', '12.50'],
+    ]);
+  });
+
   it('does not call private addresses unless allowed (SSRF)', async () => {
     hooks = hookServer(0);
     hookUrl = await hooks.start();
