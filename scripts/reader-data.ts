@@ -5,9 +5,10 @@
 //   node --import tsx scripts/reader-data.ts --key <64 hex> --decrypt <blob>
 //     prints what the gateway reads from it (masked number, expiry, brand; never the number).
 import { parseArgs } from 'node:util';
+import { normalizeCardNumber } from '../shared/card/card-number.ts';
+import { parseExpiry } from '../shared/card/expiry.ts';
 import { cardDetailsFromEncryptedData } from '../server/gateway/card-info.ts';
 import { encryptReaderData } from '../server/gateway/card-reader.ts';
-import { parseExpiry } from '../server/gateway/vault/card-checks.ts';
 
 const USAGE =
   'usage: reader-data --key <64 hex> --pan <card number> --exp <MM/YY> [--name <name>]\n' +
@@ -36,12 +37,13 @@ function main(argv: string[]): number {
     return 0;
   }
   const expiry = values.exp ? parseExpiry(values.exp) : null;
-  if (!values.pan || !expiry) {
-    process.stderr.write(`--pan and a valid --exp (MM/YY) are required.\n${USAGE}`);
+  const pan = values.pan ? normalizeCardNumber(values.pan) : null;
+  if (!pan || !expiry) {
+    process.stderr.write(`A card number (--pan) and a valid --exp (MM/YY) are required.\n${USAGE}`);
     return 2;
   }
   const blob = encryptReaderData(values.key, {
-    pan: values.pan.replace(/[\s-]/g, ''),
+    pan,
     expMonth: expiry.month,
     expYear: expiry.year,
     ...(values.name ? { name: values.name } : {}),

@@ -2,11 +2,12 @@
  * Logging with pino. Two layers keep card data and secrets out of the log
  * (security-requirements.md PCI-10-5):
  *  1. `redact` removes known secret-bearing keys (Authorization, passwords, codes, keys, card fields);
- *  2. every serialized line is scrubbed for Luhn-valid 13–19 digit numbers, so a card number sent in
- *     *any* field (a name, a query string, an error message) is masked before it is written.
+ *  2. every serialized line is scrubbed for card numbers (a Luhn-valid run of 13–19 digits, spaced or
+ *     dashed: shared/card/card-number-in-text.ts), so a card number sent in *any* field (a name, a
+ *     query string, an error message) is masked before it is written.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { luhnValid } from '../shared/card/luhn.ts';
+import { maskCardNumbers } from '../shared/card/card-number-in-text.ts';
 
 const SECRET_KEYS = [
   'password',
@@ -39,35 +40,12 @@ const REDACT_PATHS = [
   ...SECRET_KEYS.map((k) => `*.*.${k}`),
 ];
 
-/** Runs of 13+ digits, each optionally separated by one space or dash, as card numbers are typed. */
-// Whole runs only, and not the fraction of a decimal number ("responseTime":1.0000000000998899).
-const DIGIT_RUN = /(?<!\d)(?<!\d\.\d*)\d(?:[ -]?\d){12,}/g;
-
-/** Masks every Luhn-valid window of 13–19 digits inside a run of digits, keeping the last four. */
-function maskRun(run: string): string {
-  const positions: number[] = [];
-  for (let i = 0; i < run.length; i++)
-    if (run.charCodeAt(i) >= 48 && run.charCodeAt(i) <= 57) positions.push(i);
-  const digits = positions.map((p) => run[p]).join('');
-  const masked = new Array<boolean>(digits.length).fill(false);
-  for (let start = 0; start + 13 <= digits.length; start++) {
-    for (let len = 13; len <= 19 && start + len <= digits.length; len++) {
-      if (luhnValid(digits.slice(start, start + len))) {
-        for (let i = start; i < start + len - 4; i++) masked[i] = true;
-      }
-    }
-  }
-  if (!masked.includes(true)) return run;
-  const chars = run.split('');
-  positions.forEach((p, i) => {
-    if (masked[i]) chars[p] = '*';
-  });
-  return chars.join('');
-}
-
-export function scrubCardNumbers(line: string): string {
-  return line.replace(DIGIT_RUN, maskRun);
-}
+/**
+ * Masks every card number in a serialized line, keeping its last four digits. The detector is
+ * shared/card/card-number-in-text.ts, the one the checkout API and the notifier refuse text with,
+ * so the log masks exactly what they refuse.
+ */
+export const scrubCardNumbers = maskCardNumbers;
 
 export interface LoggerOptions {
   level: string;

@@ -5,10 +5,11 @@
  * Neither answer ever echoes a card number: GetCardInfo gives the brand only, the card details a
  * masked number (at most first six + last four, PCI-341-1).
  */
+import { formatExpiryMMYY } from '../../shared/card/expiry.ts';
 import type { ValueOf } from '../../shared/contract/values.ts';
 import { PayframeError } from '../errors.ts';
 import { decryptReaderData, ReaderDataError } from './card-reader.ts';
-import { cardBrand, formatExpiry, panParts, validateCard } from './vault/card-checks.ts';
+import { cardBrand, panParts, validateCard } from './vault/card-checks.ts';
 
 export const INVALID_CARD_NUMBER = 'Invalid card number.';
 
@@ -46,7 +47,7 @@ export function cardDetailsFromEncryptedData(input: {
   }
   return {
     MaskedCardNumber: panParts(card.pan).masked,
-    ExpirationDate: formatExpiry({ month: card.expMonth, year: card.expYear }),
+    ExpirationDate: formatExpiryMMYY({ month: card.expMonth, year: card.expYear }),
     CardType: cardBrand(card.pan),
   };
 }

@@ -12,7 +12,8 @@
  * Errors never contain the data or the number.
  */
 import crypto from 'node:crypto';
-import { luhnValid } from '../../shared/card/luhn.ts';
+import { validCardNumber } from '../../shared/card/card-number.ts';
+import { expiryInRange } from '../../shared/card/expiry.ts';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -42,11 +43,11 @@ function readerKey(hex: string): Buffer {
 }
 
 function checkCard(card: ReaderCard): void {
-  if (!/^\d{12,19}$/.test(card.pan) || !luhnValid(card.pan)) {
+  // Digits only, as a track holds them: a number with separators is not what a reader read.
+  if (validCardNumber(card.pan) !== card.pan) {
     throw new ReaderDataError('The card number read is not valid.');
   }
-  const monthOk = Number.isInteger(card.expMonth) && card.expMonth >= 1 && card.expMonth <= 12;
-  if (!monthOk || !Number.isInteger(card.expYear) || card.expYear < 2000 || card.expYear > 2099) {
+  if (!expiryInRange(card.expMonth, card.expYear)) {
     throw new ReaderDataError('The expiration date read is not valid.');
   }
 }

@@ -4,11 +4,11 @@
  * No card number ever leaves in an e-mail or SMS (DESIGN.md §5; security-requirements.md PCI-422-1,
  * OTP-13, attack row 31): a message whose subject, text or HTML holds a Luhn-valid run of 13–19
  * digits (spaces or dashes allowed between them, as card numbers are typed) is refused with
- * `MessageRefusedError`, never masked and sent. The detector is the log scrubber's
- * (`scrubCardNumbers` in server/logger.ts), so the log and the messages agree on what a card number
- * is. Masked forms ("•••• 4242", "411111******1111") pass.
+ * `MessageRefusedError`, never masked and sent. The detector is shared/card/card-number-in-text.ts,
+ * the log scrubber's and the checkout API's, so they all agree on what a card number is. Masked
+ * forms ("•••• 4242", "411111******1111") pass.
  */
-import { scrubCardNumbers } from '../logger.ts';
+import { containsCardNumber } from '../../shared/card/card-number-in-text.ts';
 
 export type Channel = 'email' | 'sms';
 
@@ -47,11 +47,6 @@ const PURPOSES: ReadonlySet<string> = new Set<Purpose>([
 const EMAIL = /^[^\s@<>()[\],;:"\\]{1,64}@[^\s@<>()[\],;:"\\]+\.[^\s@<>()[\],;:"\\]+$/;
 const PHONE = /^\+?[0-9]{7,15}$/;
 const MAX_TEXT = 100_000;
-
-/** True when `value` holds a Luhn-valid 13–19 digit number (what the log scrubber would mask). */
-export function containsCardNumber(value: string): boolean {
-  return scrubCardNumbers(value) !== value;
-}
 
 /** Checks a message and returns it normalised (trimmed address); throws MessageRefusedError. */
 export function checkMessage(message: NotificationMessage): NotificationMessage {

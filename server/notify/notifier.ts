@@ -19,7 +19,7 @@ import { smtpTransport } from './smtp-transport.ts';
 import type { Transport, TransportName } from './transport.ts';
 
 export type { Channel, NotificationMessage, Purpose } from './message.ts';
-export { containsCardNumber, MessageRefusedError } from './message.ts';
+export { MessageRefusedError } from './message.ts';
 
 export interface Delivery {
   transport: TransportName;

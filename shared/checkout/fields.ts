@@ -6,8 +6,10 @@
  * an error (security-requirements.md PCI-10-5).
  */
 import { z } from 'zod';
+import { abaRoutingValid, BANK_ACCOUNT_NUMBER_PATTERN } from '../card/bank-account.ts';
+import { validCardNumber } from '../card/card-number.ts';
 import { containsCardNumber } from '../card/card-number-in-text.ts';
-import { luhnValid } from '../card/luhn.ts';
+import { parseExpiry } from '../card/expiry.ts';
 
 /** A decimal string with at most two decimals, greater than zero, at most 9,999,999,999.99. */
 export const AMOUNT_PATTERN = /^(?:0|[1-9]\d{0,9})(?:\.\d{1,2})?$/;
@@ -73,50 +75,31 @@ export function hasControlCharacters(value: string): boolean {
   return false;
 }
 
-/** Digits of a card number as typed (spaces and dashes allowed between groups). */
-export function cardDigits(value: string): string {
-  return value.replace(/[\s-]/g, '');
-}
-
 export const CardNumber = z
   .string({ error: 'Enter the card number.' })
   .max(30, 'Please check the card number.')
-  .refine(
-    (v) => /^\d{12,19}$/.test(cardDigits(v)) && luhnValid(cardDigits(v)),
-    'Please check the card number.',
-  )
+  .refine((v) => validCardNumber(v) !== null, 'Please check the card number.')
   .meta({ example: '4242 4242 4242 4242' });
 
-/** MM/YY or MM/YYYY (a slash, space or nothing between). */
-export const EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\s*\/?\s*(\d{2}|\d{4})$/;
-
+/** The forms shared/card/expiry.ts accepts: MM/YY, MM/YYYY, MMYY, MMYYYY or YYYY-MM. */
 export const CardExpiry = z
   .string({ error: 'Enter the expiry date.' })
   .trim()
-  .regex(EXPIRY_PATTERN, 'Enter the expiry date as MM/YY.')
+  .refine((v) => parseExpiry(v) !== null, 'Enter the expiry date as MM/YY.')
   .meta({ example: '12/30' });
 
 export const Cvv = z
   .string({ error: 'Enter the security code.' })
   .regex(/^\d{3,4}$/, 'The security code is 3 digits (4 on American Express).');
 
-/** ABA routing number checksum (3-7-1 weights), as banks compute it. */
-export function abaChecksumValid(routing: string): boolean {
-  if (!/^\d{9}$/.test(routing) || routing === '000000000') return false;
-  const weights = [3, 7, 1];
-  let sum = 0;
-  for (let i = 0; i < 9; i++) sum += (routing.charCodeAt(i) - 48) * weights[i % 3]!;
-  return sum % 10 === 0;
-}
-
 export const RoutingNumber = z
   .string({ error: 'Enter the routing number.' })
-  .refine(abaChecksumValid, 'Please check the routing number (9 digits).')
+  .refine(abaRoutingValid, 'Please check the routing number (9 digits).')
   .meta({ example: '011000015' });
 
 export const AccountNumber = z
   .string({ error: 'Enter the account number.' })
-  .regex(/^\d{4,17}$/, 'The account number is 4 to 17 digits.');
+  .regex(BANK_ACCOUNT_NUMBER_PATTERN, 'The account number is 4 to 17 digits.');
 
 export const AccountType = z.enum(['checking', 'savings', 'businessChecking'], {
   error: 'Choose checking, savings or business checking.',

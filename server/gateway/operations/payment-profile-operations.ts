@@ -8,6 +8,7 @@
  * merchant or customer is `NotFound`, never forbidden, so its existence is not revealed. The card
  * goes through the vault; answers carry it masked (at most first six + last four, PCI-341-1).
  */
+import type { Expiry } from '../../../shared/card/expiry.ts';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import type { ValueOf } from '../../../shared/contract/values.ts';
 import { PayframeError } from '../../errors.ts';
@@ -23,7 +24,7 @@ import {
   type ProfileOwner,
   updateProfile,
 } from '../profiles/payment-profile-store.ts';
-import { type Expiry, validateCard } from '../vault/card-checks.ts';
+import { validateCard } from '../vault/card-checks.ts';
 
 /** ResultCode values of PaymentProfileResponse and CustomerProfileResponse. */
 export const PROFILE_RESULT_CODES = {

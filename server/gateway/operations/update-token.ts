@@ -10,12 +10,13 @@
  * (OperationStatus has no field for it). A CVV2 goes to the verification, then is dropped (PCI-331-1).
  */
 import crypto from 'node:crypto';
+import type { Expiry } from '../../../shared/card/expiry.ts';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import type { ValueOf } from '../../../shared/contract/values.ts';
 import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
-import { type Expiry, validateCard } from '../vault/card-checks.ts';
+import { validateCard } from '../vault/card-checks.ts';
 import { type Contacts, hasContact, parseContacts } from '../wallet/contacts.ts';
 import { findEntry, saveEntry, updateEntry, type WalletEntry } from '../wallet/wallet-store.ts';
 import { NO_MATCH, refused } from './wallet-operations.ts';

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import type { FieldError } from '../../../shared/errors.ts';
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
-import { containsCardNumber } from '../../notify/notifier.ts';
+import { containsCardNumber } from '../../../shared/card/card-number-in-text.ts';
 import { hashPassword } from './password-hash.ts';
 
 export const PASSWORD_MIN_LENGTH = 12;

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExpired } from '../vault/card-checks.ts';
 import { normalizeEmail, normalizePhone, parseContacts } from './contacts.ts';
-import { validFrom } from './wallet-store.ts';
 
 describe('wallet contacts', () => {
   it('e-mail: trimmed and lower-cased; not an address → null', () => {
@@ -52,21 +50,5 @@ describe('wallet contacts', () => {
       ok: false,
       message: /^phoneNumber is not a valid/,
     });
-  });
-
-  it('validFrom agrees with isExpired on every month boundary of a few years', () => {
-    for (let year = 2025; year <= 2028; year++) {
-      for (let month = 1; month <= 12; month++) {
-        const boundary = Date.UTC(year, month, 1, 12); // when (year, month) expires
-        for (const offset of [-60_000, -1, 0, 1, 60_000]) {
-          const now = new Date(boundary + offset);
-          const from = validFrom(now);
-          const validBySql = year > from.year || (year === from.year && month >= from.month);
-          expect(validBySql, `${year}-${month} at ${now.toISOString()}`).toBe(
-            !isExpired({ month, year }, now),
-          );
-        }
-      }
-    }
   });
 });

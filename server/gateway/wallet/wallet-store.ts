@@ -6,11 +6,12 @@
  * e-mail OR its phone equals the given phone (a contact not given matches nothing). Callers pass
  * only contacts the shopper has proven (DESIGN.md §9), so one proven contact is enough.
  *
- * A card counts as expired by the rule of card-checks.ts `isExpired` (valid through the last day of
- * its month, anywhere on earth), computed here as the earliest (year, month) still valid so the
- * database can filter on it.
+ * A card counts as expired by the rule of shared/card/expiry.ts (valid through the last day of its
+ * month, anywhere on earth), given to the database as the earliest (year, month) still valid
+ * (`earliestUnexpired`) so that it can filter on it.
  */
 import crypto from 'node:crypto';
+import { earliestUnexpired } from '../../../shared/card/expiry.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { Contacts } from './contacts.ts';
 
@@ -47,7 +48,7 @@ const ENTRY_COLUMNS =
 
 /** Entries of the shopper ($1 e-mail, $2 phone; null matches nothing) that are not removed. */
 const MATCHES = '(w.email = $1 or w.phone = $2) and w.removed_at is null';
-/** Cards not expired at ($3 year, $4 month): see `validFrom`. */
+/** Cards not expired at ($3 year, $4 month): see `earliestUnexpired`. */
 const NOT_EXPIRED = '(c.exp_year > $3 or (c.exp_year = $3 and c.exp_month >= $4))';
 
 function toEntry(r: EntryRow): WalletEntry {
@@ -62,18 +63,8 @@ function toEntry(r: EntryRow): WalletEntry {
   };
 }
 
-/**
- * The earliest expiry (year, month 1–12) still valid at `now`. `isExpired` says a card ends when its
- * month's last day has ended at UTC-12, i.e. at 12:00 UTC on the next month's first day; so at `now`
- * the valid months start with the month `now - 12 h` falls in.
- */
-export function validFrom(now: Date): { year: number; month: number } {
-  const shifted = new Date(now.getTime() - 12 * 3600 * 1000);
-  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1 };
-}
-
 function shopperParams(c: Contacts, now: Date): unknown[] {
-  const { year, month } = validFrom(now);
+  const { year, month } = earliestUnexpired(now);
   return [c.email, c.phone, year, month];
 }
 

@@ -1,10 +1,13 @@
 /**
- * Card and bank-account checks for the forms. They mirror the server's zod rules
- * (shared/checkout/fields.ts), which stay authoritative; zod itself is kept out of the page's
- * first paint (it would be most of the 40 KB budget).
+ * Card and bank-account checks for the forms: the rules of shared/card/, the same functions the
+ * server's zod schemas (shared/checkout/fields.ts) and the gateway call, so the form accepts exactly
+ * what the server does. zod itself is kept out of the page's first paint (it would be most of the
+ * 40 KB budget); shared/card/ has no dependency.
  */
 import creditCardType from 'credit-card-type';
-import { luhnValid } from '../../../shared/card/luhn.ts';
+import { abaRoutingValid, bankAccountNumberValid } from '../../../shared/card/bank-account.ts';
+import { validCardNumber } from '../../../shared/card/card-number.ts';
+import { expiryInPast, expiryTooFarAhead, parseExpiry } from '../../../shared/card/expiry.ts';
 import type { MessageKey } from './i18n/index.ts';
 
 export interface Brand {
@@ -48,9 +51,17 @@ export function formatCardNumber(value: string): string {
   return out;
 }
 
-/** "1230" → "12/30"; a single month digit above 1 becomes "0x/". */
+/**
+ * As the shopper types: "1230" → "12/30", "122030" → "12/2030"; a single month digit above 1 becomes
+ * "0x/". A whole date filled in or pasted in another accepted form ("2030-12") is written as MM/YYYY.
+ */
 export function formatExpiry(value: string, deleting: boolean): string {
-  let d = digitsOf(value).slice(0, 4);
+  const whole = parseExpiry(value);
+  if (whole) {
+    const year = digitsOf(value).length === 4 ? String(whole.year).slice(2) : String(whole.year);
+    return `${String(whole.month).padStart(2, '0')}/${year}`;
+  }
+  let d = digitsOf(value).slice(0, 6);
   if (d.length === 1 && d > '1') d = `0${d}`;
   if (d.length > 2 || (d.length === 2 && !deleting)) return `${d.slice(0, 2)}/${d.slice(2)}`;
   return d;
@@ -67,23 +78,16 @@ export type Problem = { key: MessageKey; vars?: Record<string, string | number> 
 export type Problems<T> = Partial<Record<keyof T, Problem>>;
 
 export function cardNumberProblem(value: string): Problem | undefined {
-  const d = digitsOf(value);
-  if (d === '') return { key: 'errCardNumberRequired' };
-  const brand = brandOf(d);
-  if (!/^\d{12,19}$/.test(d) || !luhnValid(d) || (brand.type !== '' && !brand.lengths.includes(d.length)))
-    return { key: 'errCardNumber' };
-  return undefined;
+  if (digitsOf(value) === '') return { key: 'errCardNumberRequired' };
+  return validCardNumber(value) ? undefined : { key: 'errCardNumber' };
 }
 
-/** MM/YY, valid through the last day of its month (docs/test-cards.md "Expiry"). */
+/** An accepted form, valid through the last day of its month (docs/test-cards.md "Expiry"). */
 export function expiryProblem(value: string, now = new Date()): Problem | undefined {
   if (value.trim() === '') return { key: 'errExpiryRequired' };
-  const m = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/.exec(value.trim());
-  if (!m) return { key: 'errExpiryFormat' };
-  const year = 2000 + Number(m[2]);
-  const month = Number(m[1]);
-  if (year * 12 + month < now.getFullYear() * 12 + now.getMonth() + 1) return { key: 'errExpiryPast' };
-  return undefined;
+  const expiry = parseExpiry(value);
+  if (!expiry || expiryTooFarAhead(expiry.year, now)) return { key: 'errExpiryFormat' };
+  return expiryInPast(expiry.month, expiry.year, now) ? { key: 'errExpiryPast' } : undefined;
 }
 
 export function cvvProblem(value: string, size: number): Problem | undefined {
@@ -101,15 +105,6 @@ export function cardProblems(v: CardValues): Problems<CardValues> {
   };
 }
 
-/** ABA checksum (3-7-1), as shared/checkout/fields.ts abaChecksumValid (that module imports zod). */
-export function abaValid(routing: string): boolean {
-  if (!/^\d{9}$/.test(routing) || routing === '000000000') return false;
-  const w = [3, 7, 1];
-  let sum = 0;
-  for (let i = 0; i < 9; i++) sum += (routing.charCodeAt(i) - 48) * w[i % 3]!;
-  return sum % 10 === 0;
-}
-
 export interface AchValues {
   routing: string;
   account: string;
@@ -120,8 +115,8 @@ export interface AchValues {
 
 export function achProblems(v: AchValues): Problems<AchValues> {
   return {
-    routing: abaValid(v.routing) ? undefined : { key: 'errRouting' },
-    account: /^\d{4,17}$/.test(v.account) ? undefined : { key: 'errAccount' },
+    routing: abaRoutingValid(v.routing) ? undefined : { key: 'errRouting' },
+    account: bankAccountNumberValid(v.account) ? undefined : { key: 'errAccount' },
     name: v.name.trim() === '' ? { key: 'errNameOnAccount' } : undefined,
     authorized: v.authorized ? undefined : { key: 'errAuthorize' },
   };

@@ -1,6 +1,7 @@
 /**
- * Card entry: brand shown while typing, digits grouped per brand, Luhn, MM/YY not in the past, CVV
- * length per brand. Errors show on blur and on submit; a failed submit moves focus to the first one.
+ * Card entry: brand shown while typing, digits grouped per brand, the number, expiry (MM/YY or
+ * MM/YYYY, not in the past) and routing rules of shared/card/, CVV length per brand. Errors show on
+ * blur and on submit; a failed submit moves focus to the first one.
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
