@@ -15,19 +15,18 @@ import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { type RunningServer, startServer } from '../server.ts';
 import { tempDir } from '../testing/databases.ts';
 import { freePort } from '../testing/net.ts';
+import { describeWithTools, NGINX, nginx as nginxTool, openssl } from '../testing/tools.ts';
 
-const NGINX = '/usr/sbin/nginx';
 const CONF = fileURLToPath(new URL('../../deploy/nginx/payframe.conf', import.meta.url));
 const HOST = 'pay.example.com';
 const NGINX_IP = '127.0.0.2';
 const CLIENT_IP = '127.0.0.3';
-const hasNginx = fs.existsSync(NGINX);
 
 interface Answer {
   status: number;
@@ -60,143 +59,140 @@ function replaceAll(text: string, from: string | RegExp, to: string): string {
   return typeof from === 'string' ? text.split(from).join(to) : text.replace(from, to);
 }
 
-describe.skipIf(!hasNginx)(
-  `nginx in front of Payframe${hasNginx ? '' : ` (skipped: ${NGINX} is absent; scripts/system-deps.js installs nginx-light)`}`,
-  () => {
-    let dir: string;
-    let server: RunningServer;
-    let nginx: ChildProcess | undefined;
-    let cert: Buffer;
-    let httpPort: number;
-    let httpsPort: number;
-    const logLines: string[] = [];
+describeWithTools([nginxTool, openssl], 'nginx in front of Payframe', () => {
+  let dir: string;
+  let server: RunningServer;
+  let nginx: ChildProcess | undefined;
+  let cert: Buffer;
+  let httpPort: number;
+  let httpsPort: number;
+  const logLines: string[] = [];
 
-    const request = (
-      scheme: 'http' | 'https',
-      urlPath: string,
-      headers: Record<string, string> = {},
-    ): Promise<Answer> =>
-      new Promise((resolve, reject) => {
-        const options = {
-          host: NGINX_IP,
-          port: scheme === 'https' ? httpsPort : httpPort,
-          path: urlPath,
-          localAddress: CLIENT_IP,
-          headers: { host: HOST, ...headers },
-          ...(scheme === 'https' ? { ca: cert, servername: HOST } : {}),
-        };
-        const req = (scheme === 'https' ? https : http).request(options, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        });
-        req.on('error', reject);
-        req.end();
+  const request = (
+    scheme: 'http' | 'https',
+    urlPath: string,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const options = {
+        host: NGINX_IP,
+        port: scheme === 'https' ? httpsPort : httpPort,
+        path: urlPath,
+        localAddress: CLIENT_IP,
+        headers: { host: HOST, ...headers },
+        ...(scheme === 'https' ? { ca: cert, servername: HOST } : {}),
+      };
+      const req = (scheme === 'https' ? https : http).request(options, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
       });
+      req.on('error', reject);
+      req.end();
+    });
 
-    beforeAll(async () => {
-      dir = tempDir('payframe-nginx-');
-      // A certificate for the test host, made the way docs/deployment.md says for a staging box.
-      execFileSync('openssl', [
+  beforeAll(async () => {
+    dir = tempDir('payframe-nginx-');
+    // A certificate for the test host, made the way docs/deployment.md says for a staging box.
+    execFileSync('openssl', [
         'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
         '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1',
         '-subj', `/CN=${HOST}`, '-addext', `subjectAltName=DNS:${HOST}`,
       ], { stdio: 'ignore' }); // prettier-ignore
-      cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+    cert = fs.readFileSync(path.join(dir, 'cert.pem'));
 
-      const config = loadConfig({
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: path.join(dir, 'data'),
-        LOG_LEVEL: 'info',
-        TRUST_PROXY: '127.0.0.1',
-        PUBLIC_URL: `https://${HOST}`,
-      });
-      const logger = createLogger({ level: 'info', destination: { write: (l: string) => logLines.push(l) } });
-      server = await startServer(config, logger);
-      const appPort = Number(new URL(server.url).port);
-
-      httpPort = await freePort(NGINX_IP);
-      httpsPort = await freePort(NGINX_IP);
-      let site = fs.readFileSync(CONF, 'utf8');
-      site = replaceAll(site, 'server 127.0.0.1:3000', `server 127.0.0.1:${appPort}`);
-      site = replaceAll(site, /^\s*listen \[::\].*\n/gm, '');
-      site = replaceAll(site, 'listen 80;', `listen ${NGINX_IP}:${httpPort};`);
-      site = replaceAll(site, 'listen 443 ssl', `listen ${NGINX_IP}:${httpsPort} ssl`);
-      site = replaceAll(site, `/etc/letsencrypt/live/${HOST}/fullchain.pem`, path.join(dir, 'cert.pem'));
-      site = replaceAll(site, `/etc/letsencrypt/live/${HOST}/privkey.pem`, path.join(dir, 'key.pem'));
-      fs.writeFileSync(path.join(dir, 'payframe.conf'), site);
-      const root = process.getuid?.() === 0;
-      fs.writeFileSync(
-        path.join(dir, 'nginx.conf'),
-        [
-          // As root, nginx's workers would run as nobody, who cannot enter the test's private directory.
-          root ? 'user root;' : '',
-          'worker_processes 1;',
-          `pid ${dir}/nginx.pid;`,
-          `error_log ${dir}/error.log warn;`,
-          'events { worker_connections 64; }',
-          'http {',
-          `  access_log ${dir}/access.log;`,
-          ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
-          `  include ${dir}/payframe.conf;`,
-          '}',
-        ].join('\n'),
-      );
-      const conf = path.join(dir, 'nginx.conf');
-      execFileSync(NGINX, ['-t', '-q', '-p', dir, '-c', conf, '-e', `${dir}/error.log`], { stdio: 'pipe' });
-      nginx = spawn(NGINX, ['-p', dir, '-c', conf, '-e', `${dir}/error.log`, '-g', 'daemon off;'], {
-        stdio: 'ignore',
-      });
-      await waitForPort(httpsPort, NGINX_IP);
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: path.join(dir, 'data'),
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: '127.0.0.1',
+      PUBLIC_URL: `https://${HOST}`,
     });
+    const logger = createLogger({ level: 'info', destination: { write: (l: string) => logLines.push(l) } });
+    server = await startServer(config, logger);
+    const appPort = Number(new URL(server.url).port);
 
-    afterAll(async () => {
-      if (nginx?.pid && nginx.exitCode === null) {
-        const exited = new Promise((resolve) => nginx!.once('exit', resolve));
-        nginx.kill('SIGQUIT'); // graceful stop
-        await exited;
-      }
-      await server?.close();
+    httpPort = await freePort(NGINX_IP);
+    httpsPort = await freePort(NGINX_IP);
+    let site = fs.readFileSync(CONF, 'utf8');
+    site = replaceAll(site, 'server 127.0.0.1:3000', `server 127.0.0.1:${appPort}`);
+    site = replaceAll(site, /^\s*listen \[::\].*\n/gm, '');
+    site = replaceAll(site, 'listen 80;', `listen ${NGINX_IP}:${httpPort};`);
+    site = replaceAll(site, 'listen 443 ssl', `listen ${NGINX_IP}:${httpsPort} ssl`);
+    site = replaceAll(site, `/etc/letsencrypt/live/${HOST}/fullchain.pem`, path.join(dir, 'cert.pem'));
+    site = replaceAll(site, `/etc/letsencrypt/live/${HOST}/privkey.pem`, path.join(dir, 'key.pem'));
+    fs.writeFileSync(path.join(dir, 'payframe.conf'), site);
+    const root = process.getuid?.() === 0;
+    fs.writeFileSync(
+      path.join(dir, 'nginx.conf'),
+      [
+        // As root, nginx's workers would run as nobody, who cannot enter the test's private directory.
+        root ? 'user root;' : '',
+        'worker_processes 1;',
+        `pid ${dir}/nginx.pid;`,
+        `error_log ${dir}/error.log warn;`,
+        'events { worker_connections 64; }',
+        'http {',
+        `  access_log ${dir}/access.log;`,
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
+        `  include ${dir}/payframe.conf;`,
+        '}',
+      ].join('\n'),
+    );
+    const conf = path.join(dir, 'nginx.conf');
+    execFileSync(NGINX, ['-t', '-q', '-p', dir, '-c', conf, '-e', `${dir}/error.log`], { stdio: 'pipe' });
+    nginx = spawn(NGINX, ['-p', dir, '-c', conf, '-e', `${dir}/error.log`, '-g', 'daemon off;'], {
+      stdio: 'ignore',
     });
+    await waitForPort(httpsPort, NGINX_IP);
+  });
 
-    it('terminates TLS: /healthz over https answers 200, with HSTS', async () => {
-      const res = await request('https', '/healthz');
-      expect(res.status).toBe(200);
-      expect(JSON.parse(res.body)).toMatchObject({ status: 'ok' });
-      expect(res.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
-      // nginx's $request_id reached Payframe and came back.
-      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
-    });
+  afterAll(async () => {
+    if (nginx?.pid && nginx.exitCode === null) {
+      const exited = new Promise((resolve) => nginx!.once('exit', resolve));
+      nginx.kill('SIGQUIT'); // graceful stop
+      await exited;
+    }
+    await server?.close();
+  });
 
-    it("passes the client's address in X-Forwarded-For, and a forged one does not get through", async () => {
-      const res = await request('https', '/livez', { 'x-forwarded-for': '198.51.100.66' });
-      expect(res.status).toBe(200);
-      const id = res.headers['x-request-id'];
-      const line = logLines.map((l) => JSON.parse(l)).find((l) => l.reqId === id && l.req);
-      expect(line?.req?.remoteAddress).toBe(CLIENT_IP);
-      expect(logLines.join('\n')).not.toContain('198.51.100.66');
-    });
+  it('terminates TLS: /healthz over https answers 200, with HSTS', async () => {
+    const res = await request('https', '/healthz');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 'ok' });
+    expect(res.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
+    // nginx's $request_id reached Payframe and came back.
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+  });
 
-    it('passes the original protocol and host: the WSDL names the https address', async () => {
-      const res = await request('https', '/TransactionService.asmx?WSDL');
-      expect(res.status).toBe(200);
-      expect(res.body).toContain(`location="https://${HOST}/TransactionService.asmx"`);
-    });
+  it("passes the client's address in X-Forwarded-For, and a forged one does not get through", async () => {
+    const res = await request('https', '/livez', { 'x-forwarded-for': '198.51.100.66' });
+    expect(res.status).toBe(200);
+    const id = res.headers['x-request-id'];
+    const line = logLines.map((l) => JSON.parse(l)).find((l) => l.reqId === id && l.req);
+    expect(line?.req?.remoteAddress).toBe(CLIENT_IP);
+    expect(logLines.join('\n')).not.toContain('198.51.100.66');
+  });
 
-    it('redirects http to https, keeping the path and query', async () => {
-      const res = await request('http', '/pay/abc?lang=en');
-      expect(res.status).toBe(301);
-      expect(res.headers.location).toBe(`https://${HOST}/pay/abc?lang=en`);
-      expect(res.headers['strict-transport-security']).toBeUndefined();
-    });
+  it('passes the original protocol and host: the WSDL names the https address', async () => {
+    const res = await request('https', '/TransactionService.asmx?WSDL');
+    expect(res.status).toBe(200);
+    expect(res.body).toContain(`location="https://${HOST}/TransactionService.asmx"`);
+  });
 
-    it('does not serve /metrics to the public', async () => {
-      const res = await request('https', '/metrics');
-      expect(res.status).toBe(404);
-      expect(res.body).not.toContain('payframe_');
-    });
-  },
-);
+  it('redirects http to https, keeping the path and query', async () => {
+    const res = await request('http', '/pay/abc?lang=en');
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe(`https://${HOST}/pay/abc?lang=en`);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('does not serve /metrics to the public', async () => {
+    const res = await request('https', '/metrics');
+    expect(res.status).toBe(404);
+    expect(res.body).not.toContain('payframe_');
+  });
+});

@@ -14,11 +14,12 @@
  *    `<OpResult />`) reads as None too: absent inside a type, null as a whole result.
  *  - Over HTTP GET/POST a 500 text/plain answer becomes a Fault whose message is the body, with no code.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getOperation, type Operation, operations } from '../../../shared/contract/index.ts';
 import { PayframeError } from '../../errors.ts';
+import { describeWithTools, PYTHON3, python3Zeep } from '../../testing/tools.ts';
 import { sampleParams, sampleResult, type Variant } from '../testing/sample-values.ts';
 import {
   allOf,
@@ -31,9 +32,7 @@ import {
 } from './contract-values.ts';
 import { type ServedService, serveRecordingService } from './serve.ts';
 
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.join(import.meta.dirname, 'zeep-client.py');
-const zeepInstalled = spawnSync(PYTHON, ['-c', 'import zeep']).status === 0;
 
 type Binding = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
 
@@ -140,7 +139,7 @@ const faultCases = (['soap11', 'soap12', 'httpGet'] as const).map((binding) =>
 /** Runs zeep-client.py on the job; async, since the server answering it runs in this process. */
 function runZeep(job: unknown): Promise<ZeepOutcome[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(PYTHON3, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -158,7 +157,7 @@ function runZeep(job: unknown): Promise<ZeepOutcome[]> {
   });
 }
 
-describe.runIf(zeepInstalled)('python3-zeep', () => {
+describeWithTools([python3Zeep], 'python3-zeep', () => {
   let s: ServedService;
   let outcomes: ZeepOutcome[];
   const received = new Map<string, Record<string, unknown>>();
@@ -238,8 +237,4 @@ describe.runIf(zeepInstalled)('python3-zeep', () => {
       expect(outcome(c)).toEqual({ fault: expected[c.binding as keyof typeof expected] });
     },
   );
-});
-
-describe.skipIf(zeepInstalled)('python3-zeep', () => {
-  it('is not installed here: apt-get install python3-zeep (the test command installs it on CI)', () => {});
 });
