@@ -95,7 +95,7 @@ function expiryOf(month: number, year: number): Expiry {
 
 /** The card checked as card-checks.ts checks any card; failures become ResultCodes. */
 function checkedCard(number: string, expiry: Expiry, now: Date): { pan: string } {
-  // A long on the wire: only digits are a card number (normalizePan would drop a leading '-').
+  // A long on the wire: only digits are a card number (validateCard would allow spaces and dashes).
   if (!/^\d+$/.test(number)) throw new ProfileProblem('InvalidCard');
   const checked = validateCard({ number, expiry }, now);
   if (checked.ok) return { pan: checked.pan };

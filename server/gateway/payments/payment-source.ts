@@ -3,10 +3,12 @@
  * CVV2), a stored token (SaveCardID), or a bank account (IsAchTransaction). Problems come back as
  * ISO 8583 response codes a merchant can act on, not as faults.
  */
+import { abaRoutingValid, bankAccountNumberValid } from '../../../shared/card/bank-account.ts';
+import { expiryInPast } from '../../../shared/card/expiry.ts';
 import type { ValueOf } from '../../../shared/contract/values.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
-import { abaRoutingValid, isExpired, maskAccount, validateCard } from '../vault/card-checks.ts';
+import { maskAccount, validateCard } from '../vault/card-checks.ts';
 import type { StoredCard } from '../vault/card-vault.ts';
 import { normalizeEmail, normalizePhone } from '../wallet/contacts.ts';
 import { walletCardId } from '../wallet/wallet-store.ts';
@@ -46,10 +48,10 @@ const ACCOUNT_TYPES = new Set(['checking', 'savings', 'businesschecking']);
 function achSource(r: Request): Source {
   const routing = (r.RoutingNumber ?? '').replace(/\s/g, '');
   const account = (r.AccountNumber ?? '').replace(/\s/g, '');
-  if (!/^\d{9}$/.test(routing) || !abaRoutingValid(routing)) {
+  if (!abaRoutingValid(routing)) {
     throw new RequestProblem('14', 'The routing number is not a valid ABA routing number.');
   }
-  if (!/^\d{4,17}$/.test(account))
+  if (!bankAccountNumberValid(account))
     throw new RequestProblem('14', 'The account number must be 4 to 17 digits.');
   const type = (r.AccountType || r.BankAccountType || 'checking').toLowerCase().replace(/[\s_-]/g, '');
   if (!ACCOUNT_TYPES.has(type)) {
@@ -91,7 +93,7 @@ async function tokenSource(
   const found = cardId ? await deps.vault.getWithPan(q, cardId) : null;
   if (!found) throw new RequestProblem('14', 'SaveCardID does not name a stored card of this merchant.');
   const { card, pan } = found;
-  if (isExpired({ month: card.expMonth, year: card.expYear }, deps.now()))
+  if (expiryInPast(card.expMonth, card.expYear, deps.now()))
     throw new RequestProblem('54', 'The stored card has expired.');
   return { kind: 'card', card, pan, cvv: r.CVV2?.trim() || undefined, fromToken: true };
 }

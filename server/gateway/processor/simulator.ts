@@ -9,9 +9,12 @@
  * not found" answers are not recorded: nothing was charged, and a later call may succeed.
  */
 import crypto from 'node:crypto';
+import { abaRoutingValid, bankAccountNumberValid } from '../../../shared/card/bank-account.ts';
+import { normalizeCardNumber } from '../../../shared/card/card-number.ts';
+import { expiryInPast, expiryInRange } from '../../../shared/card/expiry.ts';
 import { luhnValid } from '../../../shared/card/luhn.ts';
 import { MAX_CENTS } from '../../../shared/money.ts';
-import { abaRoutingValid, cardBrand, cvvLength, isExpired, normalizePan } from '../vault/card-checks.ts';
+import { cardBrand, cvvLength } from '../vault/card-checks.ts';
 import { type LedgerKind, MemoryLedger, type ProcessorLedger } from './ledger.ts';
 import {
   type AchDebit,
@@ -124,7 +127,7 @@ export class SimulatorProcessor implements Processor {
   }
 
   async authorizeCard(req: CardAuthorization): Promise<ProcessorResult> {
-    const pan = normalizePan(req.pan);
+    const pan = normalizeCardNumber(req.pan);
     const kind: LedgerKind = req.verifyOnly ? 'verify' : 'authorize';
     const requestDigest = digest([kind, req.amountCents, pan?.slice(-4) ?? null, req.expMonth, req.expYear]);
     return this.#answer(req.reference, kind, requestDigest, () => this.#decideCard(req, pan));
@@ -140,7 +143,7 @@ export class SimulatorProcessor implements Processor {
     return this.#answer(req.reference, 'ach_debit', requestDigest, () => {
       const account = req.accountNumber.trim();
       if (!abaRoutingValid(req.routingNumber)) return decline('R28');
-      if (!/^\d{4,17}$/.test(account)) return decline('R04');
+      if (!bankAccountNumberValid(account)) return decline('R04');
       if (!ACH_ACCOUNT_TYPES.has(req.accountType.toLowerCase())) return decline('12');
       if (!amountValid(req.amountCents)) return decline('13');
       if (account === ACH_TEST_ACCOUNTS.insufficientFunds) return decline('R01');
@@ -188,8 +191,7 @@ export class SimulatorProcessor implements Processor {
 
   #decideCard(req: CardAuthorization, pan: string | null): ProcessorResult {
     if (!pan || !luhnValid(pan)) return decline('14');
-    const monthValid = Number.isInteger(req.expMonth) && req.expMonth >= 1 && req.expMonth <= 12;
-    if (!monthValid || isExpired({ month: req.expMonth, year: req.expYear }, this.#now()))
+    if (!expiryInRange(req.expMonth, req.expYear) || expiryInPast(req.expMonth, req.expYear, this.#now()))
       return decline('54');
     const amount = req.amountCents;
     if (req.verifyOnly ? amount !== 0n : !amountValid(amount)) return decline('13');

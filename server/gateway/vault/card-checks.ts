@@ -7,7 +7,7 @@
  * (security-requirements.md PCI-10-5, PCI-351-1).
  */
 import creditCardType from 'credit-card-type';
-import { normalizeCardNumber, validCardNumber } from '../../../shared/card/card-number.ts';
+import { validCardNumber } from '../../../shared/card/card-number.ts';
 import {
   type Expiry,
   expiryInPast,
@@ -34,17 +34,6 @@ export type CardBrand =
   | 'Naranja'
   | 'Troy'
   | 'Unknown';
-
-// Names card-vault.ts, payment-source.ts and the processor simulator import; the rules themselves
-// are shared/card/'s, not copies.
-export type { Expiry } from '../../../shared/card/expiry.ts';
-export { abaRoutingValid } from '../../../shared/card/bank-account.ts';
-export const normalizePan = normalizeCardNumber;
-
-/** The card has expired (shared/card/expiry.ts `expiryInPast`). */
-export function isExpired({ month, year }: Expiry, now: Date): boolean {
-  return expiryInPast(month, year, now);
-}
 
 /** The brand of a card number (or of its first digits), from its BIN. */
 export function cardBrand(pan: string): CardBrand {

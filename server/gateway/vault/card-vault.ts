@@ -6,10 +6,11 @@
  * The same PAN and expiry stored twice give one card: its id is keyed on both (VaultKeys.cardId), so
  * the row is claimed with `insert … on conflict do nothing`, even by two instances at once.
  */
-import { luhnValid } from '../../../shared/card/luhn.ts';
+import { normalizeCardNumber, validCardNumber } from '../../../shared/card/card-number.ts';
+import { expiryInRange } from '../../../shared/card/expiry.ts';
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
-import { type CardBrand, cardBrand, maskPan, normalizePan, panParts } from './card-checks.ts';
+import { type CardBrand, cardBrand, maskPan, panParts } from './card-checks.ts';
 import type { VaultKeys } from './keys.ts';
 
 export interface StoredCard {
@@ -75,19 +76,19 @@ export class CardVault {
 
   /** HMAC-SHA256 of the PAN (digits only) under the fingerprint sub-key, hex. */
   fingerprint(pan: string): string {
-    return this.keys.fingerprintPan(normalizePan(pan) ?? pan);
+    return this.keys.fingerprintPan(normalizeCardNumber(pan) ?? pan);
   }
 
   /** Stores a card, or returns the one already stored for this PAN and expiry. */
   async store(q: Queryable, input: CardInput): Promise<StoredCard> {
-    const pan = normalizePan(input.number);
-    if (!pan || !luhnValid(pan)) throw invalid('number', 'The card number is not valid.');
+    const pan = validCardNumber(input.number);
+    if (!pan) throw invalid('number', 'The card number is not valid.');
     const expMonth = input.expMonth;
     const expYear = input.expYear < 100 ? 2000 + input.expYear : input.expYear;
     if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12) {
       throw invalid('expiry', 'The expiration month must be from 1 to 12.');
     }
-    if (!Number.isInteger(expYear) || expYear < 2000 || expYear > 2099) {
+    if (!expiryInRange(expMonth, expYear)) {
       throw invalid('expiry', 'The expiration year is not valid.');
     }
     const name = input.nameOnCard?.trim() || null;
