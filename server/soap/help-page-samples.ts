@@ -2,7 +2,7 @@
  * The sample requests and responses of an operation's help page (asmx-compatibility.md §1.7), as
  * ASMX's help generator writes them: the message with every parameter and field expanded, each value
  * a placeholder naming its XSD type (`string`, `long`, `dateTime`…) in `<font class=value>`, list
- * items shown twice. Derived from the contract table; returns HTML (the XML is escaped to show).
+ * items shown twice, an enumeration shown by its first value. Derived from the contract table; returns HTML (the XML is escaped to show).
  */
 import {
   type FieldType,
@@ -76,6 +76,8 @@ class SampleXml {
   field(name: string, type: FieldType, open: ReadonlySet<string> = new Set()): void {
     if (type.kind === 'scalar') {
       this.value(name, name, type.type);
+    } else if (type.kind === 'enum') {
+      this.value(name, name, type.values[0] ?? '');
     } else if (type.kind === 'complex') {
       this.complex(name, name, type.type, open);
     } else {
@@ -170,6 +172,8 @@ function httpResponse(op: Operation, ctx: SampleContext): string {
   const tag = `${root} xmlns="${ctx.namespace}"`;
   if (result.kind === 'scalar') {
     xml.value(tag, root, result.type);
+  } else if (result.kind === 'enum') {
+    xml.value(tag, root, result.values[0] ?? '');
   } else if (result.kind === 'complex') {
     xml.complex(tag, root, result.type);
   } else {

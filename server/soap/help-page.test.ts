@@ -37,7 +37,7 @@ function op(name: string): Operation {
 /** Every element name a sample shows for this field, nested fields included. */
 function elementNames(f: Pick<Field, 'name' | 'type'>): string[] {
   const inner = (type: FieldType): string[] => {
-    if (type.kind === 'scalar') return [];
+    if (type.kind === 'scalar' || type.kind === 'enum') return [];
     const typeName = type.kind === 'complex' ? type.type : type.item;
     const complex = findComplexType(typeName);
     const fields = complex ? fieldsOf(complex).flatMap(elementNames) : [];

@@ -5,9 +5,12 @@
  * - each complex type right after the element or type that first refers to it, depth first, a derived
  *   type before its base (XmlSchemaExporter adds a type to the schema, then exports what it uses);
  * - lists as `ArrayOfX` complex types;
+ * - each enumeration once, as a `<s:simpleType>` restricting `s:string` to its values, where it is
+ *   first referred to (XmlSchemaExporter exports a .NET enum so);
  * - with HTTP GET/POST on, the top-level elements their Out messages name (`boolean`,
  *   `ArrayOfTransactionHistory`, `MerchantInfo`), after everything else.
  * minOccurs and nillable come from the table (strings 0, value types 1, nillable dateTime 1 + nil).
+ * An enumeration is a value type: a Required one is minOccurs 1, and a result of one is never nil.
  */
 import {
   type ComplexType,
@@ -29,8 +32,8 @@ export function arrayTypeName(list: ListFieldType): string {
 /** The QName an element of this type refers to: `s:long`, `tns:Request`, `tns:ArrayOfString`. */
 export function typeRef(type: FieldType): string {
   if (type.kind === 'scalar') return `s:${type.type}`;
-  if (type.kind === 'complex') return `tns:${type.type}`;
-  return `tns:${arrayTypeName(type)}`;
+  if (type.kind === 'list') return `tns:${arrayTypeName(type)}`;
+  return `tns:${type.type}`;
 }
 
 function lookup(name: string): ComplexType {
@@ -50,9 +53,14 @@ function fieldParticle(field: Field): Attrs {
   };
 }
 
+/** A value type (not a string, complex or list) always has a value, so it is never nil. */
+function isValueType(type: FieldType): boolean {
+  return type.kind === 'enum' || (type.kind === 'scalar' && type.type !== 'string');
+}
+
 /** `OpResult`: a value type is always present (minOccurs 1); a string or complex result may be null. */
 function resultParticle(op: Operation, result: FieldType): Attrs {
-  const valueType = result.kind === 'scalar' && result.type !== 'string';
+  const valueType = isValueType(result);
   return {
     minOccurs: valueType ? '1' : '0',
     maxOccurs: '1',
@@ -91,6 +99,16 @@ export function writeSchema(
 
   const writeTypeOf = (type: FieldType): void => {
     if (type.kind === 'scalar') return;
+    if (type.kind === 'enum') {
+      if (written.has(type.type)) return;
+      written.add(type.type);
+      w.element('s:simpleType', { name: type.type }, () => {
+        w.element('s:restriction', { base: 's:string' }, () => {
+          for (const value of type.values) w.empty('s:enumeration', { value });
+        });
+      });
+      return;
+    }
     if (type.kind === 'list') {
       const name = arrayTypeName(type);
       if (written.has(name)) return;
@@ -142,7 +160,7 @@ function writeHttpRootElements(w: XmlWriter, ops: readonly Operation[]): void {
     if (root === null || op.result === null || seen.has(root)) continue;
     seen.add(root);
     const r = op.result;
-    const nillable = r.kind !== 'scalar' || r.type === 'string';
+    const nillable = !isValueType(r);
     w.empty('s:element', { name: root, nillable: nillable ? 'true' : undefined, type: typeRef(r) });
   }
 }

@@ -20,7 +20,7 @@ import {
   parseInterfaceDoc,
 } from './interface-doc.test-support.ts';
 import { extensionOperations, operations, specOperations } from './operations.ts';
-import { complexTypes, fieldsOf, findComplexType, specTypes } from './types.ts';
+import { complexTypes, enumTypes, fieldsOf, findComplexType, findEnumType, specTypes } from './types.ts';
 
 const DOC = 'docs/transaction-service.md';
 const markdown = readFileSync(new URL(`../../${DOC}`, import.meta.url), 'utf8');
@@ -195,9 +195,34 @@ describe('the contract table is consistent', () => {
       ...operations.flatMap((op) => [...op.params.map((p) => p.type), ...(op.result ? [op.result] : [])]),
     ];
     for (const ref of refs) {
+      if (ref.kind === 'enum') {
+        // The very object of the list, so that one name never stands for two lists of values.
+        expect(findEnumType(ref.type), ref.type).toBe(ref);
+        continue;
+      }
       const name = ref.kind === 'list' ? ref.item : ref.type;
       expect(isScalarType(name) || findComplexType(name) !== undefined, name).toBe(true);
     }
+  });
+
+  it('lists each enumeration once, under a name no complex or scalar type has, and uses every one', () => {
+    const names = enumTypes.map((t) => t.type);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) {
+      expect(
+        isScalarType(name) || findComplexType(name) !== undefined || name.startsWith('ArrayOf'),
+        name,
+      ).toBe(false);
+    }
+    const used = new Set(
+      complexTypes.flatMap((t) => t.fields.flatMap((f) => (f.type.kind === 'enum' ? [f.type.type] : []))),
+    );
+    expect([...used].sort()).toEqual([...names].sort());
+  });
+
+  it('keeps enumerations out of the spec types (the spec has none)', () => {
+    for (const t of specTypes)
+      for (const f of t.fields) expect(f.type.kind, `${t.name}.${f.name}`).not.toBe('enum');
   });
 
   it('puts inherited fields first (LoginResponse: Status, Message, Data)', () => {

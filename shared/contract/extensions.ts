@@ -3,35 +3,92 @@
  * with the same builders so the codec, WSDL (marked as extensions), help page, types and client
  * derive from them like from the spec's own.
  */
-import { complexType, field, fields, operation } from './model.ts';
+import type { EnumValue } from './enum-values.ts';
+import { complexType, enumeration, field, fields, listOf, operation } from './model.ts';
 
 const required = { required: true } as const;
+const requiredNil = { required: true, nillable: true } as const;
+
+/*
+ * Enumerations of the checkout seam: the checkout server reads a session's and a payment's state
+ * from these fields, never from message text (DESIGN.md §16). Meanings are in docs/gateway.md.
+ */
+
+/** Where a checkout session stands. */
+export const CheckoutSessionStatus = enumeration('CheckoutSessionStatus', [
+  'Open',
+  'Paid',
+  'Expired',
+  'Canceled',
+]);
+
+/** What one PayCheckoutSession call came to. */
+export const CheckoutPaymentOutcome = enumeration('CheckoutPaymentOutcome', [
+  'Approved',
+  'Declined',
+  'ChallengeRequired',
+  'InProgress',
+  'AlreadyPaid',
+  'Closed',
+]);
+
+/** Why a payment was declined, for the shopper's message and the merchant's webhook. */
+export const DeclineReason = enumeration('DeclineReason', [
+  'CardDeclined',
+  'InsufficientFunds',
+  'PartialApproval',
+  'ExpiredCard',
+  'InvalidCardNumber',
+  'IncorrectCvc',
+  'AuthenticationFailed',
+  'MethodNotAccepted',
+  'BankDeclined',
+  'InvalidAccount',
+  'InvalidRoutingNumber',
+  'InvalidRequest',
+  'ProcessorError',
+]);
+
+/** How a session was paid. */
+export const PaymentMethodKind = enumeration('PaymentMethodKind', ['Card', 'Ach']);
+
+// Each name is also the type of its values: `const s: CheckoutSessionStatus = 'Open'`.
+export type CheckoutSessionStatus = EnumValue<typeof CheckoutSessionStatus>;
+export type CheckoutPaymentOutcome = EnumValue<typeof CheckoutPaymentOutcome>;
+export type DeclineReason = EnumValue<typeof DeclineReason>;
+export type PaymentMethodKind = EnumValue<typeof PaymentMethodKind>;
+
+/** Every enumeration of the extensions, each declared once in the WSDL. */
+export const extensionEnumerations = [
+  CheckoutSessionStatus,
+  CheckoutPaymentOutcome,
+  DeclineReason,
+  PaymentMethodKind,
+] as const;
+
+const shopperFields = [
+  'OrderNumber',
+  'Email',
+  'FirstName',
+  'LastName',
+  'Address1',
+  'Address2',
+  'Country',
+  'StateProvince',
+  'City',
+  'ZipCode',
+  'PhoneNumber',
+  'ReturnUrl',
+  'WebhookUrl',
+  'Locale',
+] as const;
 
 export const extensionTypes = [
   complexType('HostedPaymentRequest', [
     field('MerchantID', 'long', required),
     field('TransactionKey', 'string'),
     field('Amount', 'decimal', required),
-    ...fields(
-      [
-        'Currency',
-        'OrderNumber',
-        'Email',
-        'FirstName',
-        'LastName',
-        'Address1',
-        'Address2',
-        'Country',
-        'StateProvince',
-        'City',
-        'ZipCode',
-        'PhoneNumber',
-        'ReturnUrl',
-        'WebhookUrl',
-        'Locale',
-      ],
-      'string',
-    ),
+    ...fields(['Currency', ...shopperFields], 'string'),
   ]),
   complexType('HostedPaymentResponse', [
     field('Success', 'boolean', required),
@@ -39,20 +96,58 @@ export const extensionTypes = [
     field('Token', 'string'),
     field('Url', 'string'),
     field('ExpiresAt', 'dateTime', { required: true, nillable: true }),
-  ]),
-  complexType('CheckoutMerchant', [
-    field('Success', 'boolean', required),
-    field('Message', 'string'),
-    field('MerchantId', 'long', required),
-    // Space-separated: an origin never holds a space (scheme://host[:port]).
-    field('Origins', 'string'),
-    field('Locale', 'string'),
+    // When Success is false: the request field at fault, by its name in HostedPaymentRequest's
+    // terms (`returnUrl`, `amount`, `email`…), so a caller acts on it without reading Message.
+    field('ErrorField', 'string'),
   ]),
   complexType('MerchantSignature', [
     field('Success', 'boolean', required),
     field('Message', 'string'),
     // Lowercase hex HMAC-SHA256; absent when Success is false.
     field('Signature', 'string'),
+  ]),
+  // One answer holds all the checkout server needs of a session: no second call, no state in prose.
+  complexType('CheckoutSessionDetail', [
+    field('Token', 'string'),
+    field('Status', CheckoutSessionStatus, required),
+    // A payment claim is held on the session right now (another payment would answer InProgress).
+    field('PaymentInProgress', 'boolean', required),
+    field('TransactionID', 'long'), // when Paid
+    field('Amount', 'decimal', required),
+    field('Currency', 'string'),
+    field('ExpiresAt', 'dateTime', required),
+    field('CanceledAt', 'dateTime', requiredNil), // null unless Canceled (and canceled since 0015)
+    field('CreatedAt', 'dateTime', required),
+    ...fields(shopperFields, 'string'),
+    field('PaidAt', 'dateTime', requiredNil), // null unless Paid
+    field('PaymentMethod', PaymentMethodKind), // when Paid
+    field('ApprovalCode', 'string'),
+    field('MaskedCardNumber', 'string'),
+    // Lowercase hex HMAC-SHA256 of the redirect back; when Paid and ReturnUrl is set.
+    field('RedirectSignature', 'string'),
+    field('MerchantID', 'long', required),
+    ...fields(['MerchantName', 'Logo', 'Website'], 'string'),
+    ...fields(['AcceptsCard', 'AcceptsAch'], 'boolean', required),
+    field('Origins', listOf('string')),
+    field('ThreeDSecureEnrolled', 'boolean', required),
+  ]),
+  complexType('CheckoutPaymentResult', [
+    field('Outcome', CheckoutPaymentOutcome, required),
+    field('Status', CheckoutSessionStatus, required), // the session's status after the call
+    field('TransactionID', 'long'),
+    field('ResponseCode', 'string'),
+    field('DeclineReason', DeclineReason),
+    field('ResponseMessage', 'string'), // for people and logs only: never parsed
+    field('ChallengeUrl', 'string'),
+    field('ApprovalCode', 'string'),
+    field('MaskedCardNumber', 'string'),
+    field('Token', 'string'), // the saved card's token when the Request asked CreateToken
+    field('PaidAt', 'dateTime', requiredNil),
+    field('PaymentMethod', PaymentMethodKind),
+    field('Amount', 'decimal', required),
+    ...fields(['Currency', 'OrderNumber', 'ReturnUrl', 'WebhookUrl', 'RedirectSignature'], 'string'),
+    field('MerchantID', 'long', required),
+    field('MerchantName', 'string'),
   ]),
 ] as const;
 
@@ -72,14 +167,6 @@ export const extensionOperationList = [
     result: 'OperationStatus',
     extension: true,
   }),
-  // The merchant's registered origins are what may frame the checkout and receive its events.
-  operation({
-    name: 'GetCheckoutMerchant',
-    doc: "A checkout session's merchant, its registered origins and the session's locale (checkout server only).",
-    params: [field('token', 'string')],
-    result: 'CheckoutMerchant',
-    extension: true,
-  }),
   operation({
     name: 'CancelHostedPayment',
     doc: 'Cancels an open checkout session so it can no longer be paid (not while a payment is in progress).',
@@ -94,6 +181,35 @@ export const extensionOperationList = [
     doc: "Signs a message (UTF-8) with HMAC-SHA256 under the merchant's TransactionKey (checkout server only).",
     params: [field('merchantID', 'long', required), field('message', 'string')],
     result: 'MerchantSignature',
+    extension: true,
+  }),
+  // The typed checkout seam (DESIGN.md §16): the session's state and a payment's outcome as fields
+  // and enumerations, where GetHostedPaymentDetails and ProcessTransaction only have message text.
+  operation({
+    name: 'GetCheckoutSession',
+    doc: 'A checkout session with its status, payment and merchant settings in one answer (checkout server only).',
+    params: [field('token', 'string')],
+    result: 'CheckoutSessionDetail',
+    extension: true,
+  }),
+  operation({
+    name: 'PayCheckoutSession',
+    doc: 'Pays a checkout session once and answers a typed outcome (checkout server only).',
+    params: [field('token', 'string'), field('request', 'Request')],
+    result: 'CheckoutPaymentResult',
+    extension: true,
+  }),
+  // How the checkout learns of sessions that ended without it (SOAP-made, canceled over SOAP), to
+  // announce them to the merchant's webhook: REST- and SOAP-made sessions alike.
+  operation({
+    name: 'ListEndedCheckoutSessions',
+    doc: 'Sessions with a webhook URL that expired unpaid or were canceled in a time range (checkout server only).',
+    params: [
+      field('endedAfter', 'dateTime', required),
+      field('endedBefore', 'dateTime', required),
+      field('maxCount', 'int', required),
+    ],
+    result: listOf('CheckoutSessionDetail'),
     extension: true,
   }),
 ] as const;

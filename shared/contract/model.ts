@@ -14,7 +14,9 @@
  *   decimal  -> string that keeps its scale ("10.50")
  *   boolean  -> boolean
  *   dateTime -> string in an XML Schema lexical form ("2024-01-02T03:04:05"); nil -> null
- * `scalars.ts` parses and formats them (asmx-compatibility.md §1.4–1.5).
+ *   enum     -> the value's name as a literal string ('Open' | 'Paid' | …)
+ * `scalars.ts` parses and formats the scalars (asmx-compatibility.md §1.4–1.5), `enum-values.ts` the
+ * enumerations.
  */
 
 export type ScalarType = 'string' | 'long' | 'int' | 'decimal' | 'boolean' | 'dateTime';
@@ -47,8 +49,21 @@ export interface ListFieldType<I extends string = string, E extends string = str
   readonly itemElement: E;
 }
 
-/** What an element holds: a scalar, a complex type (by name), or a list of items. */
-export type FieldType = ScalarFieldType | ComplexFieldType | ListFieldType;
+/**
+ * An XSD enumeration (`<s:simpleType>` restricting `s:string`), as XmlSchemaExporter writes a .NET
+ * enum: the wire holds a value's name. Used as a field's type object, not by name, so that its values
+ * reach `values.ts` as literal types and the table needs no second lookup for them.
+ */
+export interface EnumFieldType<N extends string = string, V extends readonly string[] = readonly string[]> {
+  readonly kind: 'enum';
+  /** The simpleType's name in the WSDL (`CheckoutSessionStatus`). */
+  readonly type: N;
+  /** The allowed values in schema order; the first is the neutral value (ASMX's default(T) is 0). */
+  readonly values: V;
+}
+
+/** What an element holds: a scalar, an enumeration, a complex type (by name), or a list of items. */
+export type FieldType = ScalarFieldType | EnumFieldType | ComplexFieldType | ListFieldType;
 
 export interface Field<
   N extends string = string,
@@ -119,6 +134,21 @@ export function typeOf<const N extends string>(name: N): TypeOf<N> {
     ? { kind: 'scalar', type: name }
     : { kind: 'complex', type: name };
   return type as TypeOf<N>;
+}
+
+/**
+ * An enumeration type, declared once as a const and used as the type of every field that holds it
+ * (`field('Status', CheckoutSessionStatus, required)`). Values are names, unique and non-empty.
+ */
+export function enumeration<const N extends string, const V extends readonly [string, ...string[]]>(
+  name: N,
+  values: V,
+): EnumFieldType<N, V> {
+  if (new Set(values).size !== values.length || values.some((v) => v === '')) {
+    throw new Error(`Enumeration ${name} must have distinct, non-empty values`);
+  }
+  const type: EnumFieldType<N, V> = { kind: 'enum', type: name, values: Object.freeze([...values]) as never };
+  return Object.freeze(type);
 }
 
 /** A list whose items are `<itemElement>` elements (ASMX names them after the item type). */
@@ -229,7 +259,10 @@ export function flattenFields(type: ComplexType, lookup: (name: string) => Compl
   return [...flattenFields(base, lookup), ...type.fields];
 }
 
-/** Operations whose parameters are all scalars are also served over HTTP GET and POST (ASMX rule). */
+/**
+ * Operations whose parameters are all scalars are also served over HTTP GET and POST (ASMX rule).
+ * ASMX would take enumeration parameters too; no operation has one, so Payframe does not.
+ */
 export function hasSimpleParams(op: Operation): boolean {
   return op.params.every((p) => p.type.kind === 'scalar');
 }
@@ -238,7 +271,6 @@ export function hasSimpleParams(op: Operation): boolean {
 export function httpRootElement(op: Operation): string | null {
   if (!hasSimpleParams(op) || op.result === null) return null;
   const r = op.result;
-  if (r.kind === 'scalar') return r.type;
-  if (r.kind === 'complex') return r.type;
+  if (r.kind !== 'list') return r.type;
   return `ArrayOf${r.itemElement.charAt(0).toUpperCase()}${r.itemElement.slice(1)}`;
 }

@@ -23,4 +23,18 @@ describe('requiredDefaults', () => {
       TransactionAmount: '0',
     });
   });
+
+  it("gives a Required enumeration its first value (ASMX's default of an enum)", () => {
+    expect(requiredDefaults('CheckoutPaymentResult')).toEqual({
+      Outcome: 'Approved',
+      Status: 'Open',
+      PaidAt: null,
+      Amount: '0',
+      MerchantID: '0',
+    });
+    expect(requiredDefaults('CheckoutSessionDetail')).toMatchObject({
+      Status: 'Open',
+      PaymentInProgress: false,
+    });
+  });
 });

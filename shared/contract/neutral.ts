@@ -1,6 +1,6 @@
 /**
  * The neutral values of a type's Required elements — what ASMX would fill in for a missing value
- * type (asmx-compatibility.md §1.4: 0, false, 0001-01-01T00:00:00) — derived from the contract, so a
+ * type (asmx-compatibility.md §1.4: 0, false, 0001-01-01T00:00:00, an enumeration's first value) — derived from the contract, so a
  * caller builds a message by giving only the elements it means (a Request of 62 fields, 21 Required).
  */
 import type { ScalarType } from './model.ts';
@@ -23,6 +23,8 @@ export function requiredDefaults<N extends ComplexTypeName>(typeName: N): ValueO
     if (f.minOccurs !== 1) continue;
     if (f.nillable) out[f.name] = null;
     else if (f.type.kind === 'scalar') out[f.name] = NEUTRAL[f.type.type];
+    // ASMX's default(T) of an enum is its first member.
+    else if (f.type.kind === 'enum') out[f.name] = f.type.values[0];
     else if (f.type.kind === 'list') out[f.name] = [];
   }
   return out as ValueOf<N>;

@@ -3,6 +3,7 @@
  * checked by `tsc -p server` (which includes shared tests); at run time expectTypeOf does nothing.
  */
 import { describe, expectTypeOf, it } from 'vitest';
+import type { CheckoutSessionStatus, DeclineReason } from './extensions.ts';
 import type { OperationName } from './operations.ts';
 import type { OperationParams, OperationResult, TransactionService } from './service.ts';
 import type { ValueOf } from './values.ts';
@@ -32,6 +33,20 @@ describe('types derived from the contract table', () => {
     }>();
   });
 
+  it('ValueOf: an enumeration is the union of its values', () => {
+    expectTypeOf<ValueOf<'CheckoutSessionDetail'>['Status']>().toEqualTypeOf<
+      'Open' | 'Paid' | 'Expired' | 'Canceled'
+    >();
+    expectTypeOf<CheckoutSessionStatus>().toEqualTypeOf<ValueOf<'CheckoutSessionDetail'>['Status']>();
+    expectTypeOf<ValueOf<'CheckoutPaymentResult'>['DeclineReason']>().toEqualTypeOf<
+      DeclineReason | null | undefined
+    >();
+    expectTypeOf<ValueOf<'CheckoutSessionDetail'>['PaymentMethod']>().toEqualTypeOf<
+      'Card' | 'Ach' | null | undefined
+    >();
+    expectTypeOf<ValueOf<'CheckoutSessionDetail'>['Origins']>().toEqualTypeOf<string[] | null | undefined>();
+  });
+
   it('OperationParams and OperationResult', () => {
     expectTypeOf<OperationParams<'GetTransactionHistories'>>().toEqualTypeOf<{
       startDate: string;
@@ -48,6 +63,11 @@ describe('types derived from the contract table', () => {
     expectTypeOf<OperationResult<'Verify3DSecureMerchant'>>().toEqualTypeOf<boolean>();
     expectTypeOf<OperationResult<'GetStoredCards'>>().toEqualTypeOf<ValueOf<'StoredCardDetail'>[]>();
     expectTypeOf<OperationResult<'SendVerificationCode'>>().toEqualTypeOf<ValueOf<'VerificationResponse'>>();
+    expectTypeOf<OperationParams<'PayCheckoutSession'>>().toEqualTypeOf<{
+      token?: string | null;
+      request?: ValueOf<'Request'> | null;
+    }>();
+    expectTypeOf<OperationResult<'GetCheckoutSession'>>().toEqualTypeOf<ValueOf<'CheckoutSessionDetail'>>();
   });
 
   it('TransactionService has one typed async method per operation', () => {

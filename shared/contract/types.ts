@@ -13,8 +13,17 @@
  * Where the spec gives no Required column (PaymentDetail), value types are 1 (ASMX writes every value
  * type with minOccurs="1") and strings 0.
  */
-import { extensionTypes } from './extensions.ts';
-import { type ComplexType, complexType, type Field, field, fields, flattenFields, listOf } from './model.ts';
+import { extensionEnumerations, extensionTypes } from './extensions.ts';
+import {
+  type ComplexType,
+  complexType,
+  type EnumFieldType,
+  type Field,
+  field,
+  fields,
+  flattenFields,
+  listOf,
+} from './model.ts';
 
 const required = { required: true } as const;
 const requiredNillable = { required: true, nillable: true } as const;
@@ -306,6 +315,22 @@ export const complexTypes = [...specTypes, ...extensionTypes] as const;
 export type ComplexTypeEntry = (typeof complexTypes)[number];
 export type ComplexTypeName = ComplexTypeEntry['name'];
 export type ComplexTypeNamed<N extends ComplexTypeName> = Extract<ComplexTypeEntry, { readonly name: N }>;
+
+/**
+ * Every enumeration type (the spec has none; Payframe's extensions do). Fields hold these very
+ * objects, so a name stands for one list of values; contract.test.ts checks that.
+ */
+export const enumTypes = [...extensionEnumerations] as const;
+
+export type EnumTypeName = (typeof enumTypes)[number]['type'];
+
+const enumsByName: ReadonlyMap<string, EnumFieldType> = new Map(
+  enumTypes.map((t): [string, EnumFieldType] => [t.type, t]),
+);
+
+export function findEnumType(name: string): EnumFieldType | undefined {
+  return enumsByName.get(name);
+}
 
 // A Map, not an object: names come from untrusted XML (`__proto__`, `constructor`).
 const byName: ReadonlyMap<string, ComplexType> = new Map(

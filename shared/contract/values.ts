@@ -5,11 +5,13 @@
  *   Required (minOccurs 1)      -> a property that is always there
  *   optional (minOccurs 0)      -> `?: T | null` (absent, or ASMX's null for a missing element)
  *   nillable                    -> `T | null`
+ *   enumeration                 -> the union of its values ('Open' | 'Paid' | …)
  *   list                        -> `T[]`
  *   derived type (LoginResponse) -> its base type's fields, then its own
  */
 import type {
   ComplexFieldType,
+  EnumFieldType,
   Field,
   FieldType,
   ListFieldType,
@@ -41,11 +43,13 @@ export type ItemValue<I extends string> = I extends ScalarType
 export type TypeValue<T extends FieldType> =
   T extends ScalarFieldType<infer S>
     ? ScalarValues[S]
-    : T extends ComplexFieldType<infer C>
-      ? ItemValue<C>
-      : T extends ListFieldType<infer I>
-        ? ItemValue<I>[]
-        : never;
+    : T extends EnumFieldType<string, infer V>
+      ? V[number]
+      : T extends ComplexFieldType<infer C>
+        ? ItemValue<C>
+        : T extends ListFieldType<infer I>
+          ? ItemValue<I>[]
+          : never;
 
 /** The value of one field: nillable ones may be null. */
 export type FieldValue<F extends Field> = F['nillable'] extends true

@@ -5,7 +5,8 @@
  * follow XmlConvert. Payframe's deviation: Required elements must be present (DESIGN.md §2).
  */
 import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
-import type { Field, FieldType } from '../../../shared/contract/model.ts';
+import { parseEnum } from '../../../shared/contract/enum-values.ts';
+import type { EnumFieldType, Field, FieldType } from '../../../shared/contract/model.ts';
 import { isScalarType } from '../../../shared/contract/model.ts';
 import { parseScalar } from '../../../shared/contract/scalars.ts';
 import { XSI_NS } from '../soap-fault.ts';
@@ -40,6 +41,18 @@ function decodeScalarElement(el: XmlElement, type: string, path: string): unknow
   }
 }
 
+function decodeEnumElement(el: XmlElement, type: EnumFieldType, path: string): unknown {
+  const text = textOf(el);
+  if (text === undefined) {
+    throw new DecodeError(`Element '${path}' must hold text, not elements.`, path, el);
+  }
+  try {
+    return parseEnum(type, text);
+  } catch (err) {
+    throw new DecodeError(`Element '${path}': ${(err as Error).message}`, path, el);
+  }
+}
+
 function decodeItem(el: XmlElement, itemType: string, ns: string, path: string): unknown {
   if (isNil(el)) return null;
   return isScalarType(itemType)
@@ -50,14 +63,17 @@ function decodeItem(el: XmlElement, itemType: string, ns: string, path: string):
 function decodeElement(el: XmlElement, field: Field, ns: string, path: string): unknown {
   const type: FieldType = field.type;
   if (isNil(el)) {
-    // string and nillable elements may be nil; a nil value type would have no value to hold.
-    if (field.nillable || (type.kind === 'scalar' && type.type === 'string') || type.kind !== 'scalar')
-      return null;
+    // string, complex, list and nillable elements may be nil; a nil value type (an enumeration is
+    // one) would have no value to hold.
+    const valueType = type.kind === 'enum' || (type.kind === 'scalar' && type.type !== 'string');
+    if (field.nillable || !valueType) return null;
     throw new DecodeError(`Element '${path}' may not be nil.`, path, el);
   }
   switch (type.kind) {
     case 'scalar':
       return decodeScalarElement(el, type.type, path);
+    case 'enum':
+      return decodeEnumElement(el, type, path);
     case 'complex':
       return decodeComplex(el, type.type, ns, path);
     case 'list':

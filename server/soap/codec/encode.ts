@@ -1,11 +1,12 @@
 /**
  * Values → XML, by the contract, as ASMX writes it (asmx-compatibility.md §1.5): fields in schema
  * order, absent optional fields omitted, nil as `xsi:nil="true"`, empty elements as `<x />`,
- * decimals with their scale, lists as repeated item elements. SOAP bodies are one unindented line;
+ * decimals with their scale, enumerations by name, lists as repeated item elements. SOAP bodies are one unindented line;
  * HTTP GET/POST documents are indented two spaces (`indent` set).
  */
 import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
-import type { Field, FieldType } from '../../../shared/contract/model.ts';
+import { isEnumValue } from '../../../shared/contract/enum-values.ts';
+import type { EnumFieldType, Field, FieldType } from '../../../shared/contract/model.ts';
 import { isScalarType } from '../../../shared/contract/model.ts';
 import { formatScalar } from '../../../shared/contract/scalars.ts';
 import { escapeText } from '../xml-escape.ts';
@@ -47,6 +48,15 @@ function scalarText(type: string, value: unknown, path: string): string {
   } catch (err) {
     throw new EncodeError(`${path}: ${(err as Error).message}`);
   }
+}
+
+/** An enumeration value as element text; anything outside the enumeration is a handler bug. */
+export function enumText(type: EnumFieldType, value: unknown, path: string): string {
+  if (!isEnumValue(type, value)) {
+    const got = typeof value === 'string' ? `'${value}'` : value === null ? 'null' : typeof value;
+    throw new EncodeError(`${path}: ${got} is not a ${type.type} value (${type.values.join(', ')})`);
+  }
+  return escapeText(value);
 }
 
 function writeItem(w: Writer, name: string, itemType: string, value: unknown, depth: number, path: string) {
@@ -141,6 +151,9 @@ export function writeValue(
       w.out.push(text === '' ? `${pad(w, depth)}<${name} />` : `${pad(w, depth)}<${name}>${text}</${name}>`);
       return;
     }
+    case 'enum':
+      w.out.push(`${pad(w, depth)}<${name}>${enumText(type, value, path)}</${name}>`);
+      return;
     case 'complex':
       writeComplex(w, name, type.type, value, depth, path);
       return;

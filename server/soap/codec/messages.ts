@@ -9,7 +9,7 @@ import { ENVELOPE_CLOSE, envelopeOpen, type SoapVersion, XSD_NS, XSI_NS } from '
 import { childElements, type XmlElement } from '../xml/index.ts';
 import { escapeAttr, escapeText } from '../xml-escape.ts';
 import { decodeFields, decodeResult } from './decode.ts';
-import { EncodeError, type Writer, writeFields, writeValue } from './encode.ts';
+import { EncodeError, enumText, type Writer, writeFields, writeValue } from './encode.ts';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
@@ -39,8 +39,12 @@ export function encodeHttpResponse(op: Operation, result: unknown, ns: string): 
   const root = httpRootElement(op);
   const type = op.result;
   if (root === null || type === null) throw new EncodeError(`${op.name} has no HTTP GET/POST binding`);
-  if (type.kind === 'scalar') {
-    const text = escapeText(formatScalar(type.type, result as never));
+  if (type.kind === 'scalar' || type.kind === 'enum') {
+    // A root that holds text, as ASMX writes `<boolean xmlns="…">true</boolean>`.
+    const text =
+      type.kind === 'enum'
+        ? enumText(type, result, root)
+        : escapeText(formatScalar(type.type, result as never));
     return `${XML_DECLARATION}\n<${root} xmlns="${escapeAttr(ns)}">${text}</${root}>`;
   }
   const w: Writer = { out: [], indent: 2 };

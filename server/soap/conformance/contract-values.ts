@@ -32,6 +32,8 @@ export function mapScalars(
   switch (type.kind) {
     case 'scalar':
       return fn(type.type, value);
+    case 'enum':
+      return value; // a name, read and sent as it is (a string restriction)
     case 'list': {
       const list = value as unknown[];
       if (list.length === 0 && 'emptyList' in options) return options.emptyList;

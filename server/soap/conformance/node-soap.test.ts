@@ -75,7 +75,7 @@ const fieldsOfType = (name: string) => fieldsOf(findComplexType(name)!);
 
 /** Contract params in the shape node-soap serializes as the schema says: lists inside their item element. */
 function toArgs(value: unknown, type: FieldType): unknown {
-  if (value === null || value === undefined || type.kind === 'scalar') return value;
+  if (value === null || value === undefined || type.kind === 'scalar' || type.kind === 'enum') return value;
   if (type.kind === 'list') {
     return { [type.itemElement]: (value as unknown[]).map((v) => toArgs(v, itemType(type.item))) };
   }
@@ -103,6 +103,7 @@ function expectedView(value: unknown, type: FieldType): unknown {
     const view = SCALAR_VIEW[type.type];
     return view ? view(typeof value === 'number' ? String(value) : (value as string)) : value;
   }
+  if (type.kind === 'enum') return value; // a string restriction: the name, as sent
   if (type.kind === 'list') {
     const list = value as unknown[];
     if (list.length === 0) return null; // `<OpResult />`

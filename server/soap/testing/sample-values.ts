@@ -1,7 +1,8 @@
 /**
  * Sample values for any part of the contract, derived from the table: every field filled, with the
  * values that break careless codecs — a long above 2^53, a decimal with a trailing zero, a nil
- * dateTime, markup characters and non-ASCII text in strings, empty and two-item lists.
+ * dateTime, markup characters and non-ASCII text in strings, empty and two-item lists, an
+ * enumeration's last value (full) and first (edge).
  * Tests use them to drive every operation through every binding and client.
  */
 import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
@@ -38,6 +39,8 @@ export function sampleOf(type: FieldType, name: string, variant: Variant, depth 
   switch (type.kind) {
     case 'scalar':
       return scalar(type.type, name, variant);
+    case 'enum':
+      return variant === 'edge' ? type.values[0] : type.values[type.values.length - 1];
     case 'complex':
       return sampleComplex(type.type, variant, depth + 1);
     case 'list': {
