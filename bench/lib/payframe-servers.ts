@@ -1,0 +1,102 @@
+/**
+ * Payframe servers for benchmarks, configured as `npm start` runs them (`payframe serve`, role all,
+ * NODE_ENV=production, LOG_LEVEL=silent, TRUST_PROXY=true; a new DATA_DIR, and on PostgreSQL a
+ * database of its own), with the demo merchant the first start creates as the merchant:
+ *
+ *   startChild      `node bin/payframe.js serve` in a child process (server/crash/harness.ts), so
+ *                   its CPU time can be read from /proc apart from the load generator's;
+ *   startInProcess  the same start (server/server.ts `startServer`, which `payframe serve` calls)
+ *                   in this process, its database wrapped in a counting one (server/db/counting.ts).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { readDemoMerchant, startPayframe } from '../../server/crash/harness.ts';
+import { loadConfig } from '../../server/config.ts';
+import { type CountingDatabase, countingDatabase } from '../../server/db/counting.ts';
+import { createLogger } from '../../server/logger.ts';
+import { startServer } from '../../server/server.ts';
+import { freePort } from '../../server/testing/net.ts';
+import type { BenchMerchant, BenchServer } from './checkout-client.ts';
+
+const ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: 'true' };
+
+function demoMerchant(dataDir: string): BenchMerchant {
+  const m = readDemoMerchant(dataDir);
+  return { merchantId: m.merchantId, transactionKey: m.transactionKey, origin: new URL(m.returnUrl).origin };
+}
+
+/** A new, empty PostgreSQL database on the server at `adminUrl`; `drop()` removes it. */
+export async function freshDatabase(adminUrl: string, prefix: string) {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return { name, url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** `payframe serve` in a child process; ready when /readyz answers. */
+export async function startChild(databaseUrl: string | null) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-bench-tx-'));
+  const child = await startPayframe({
+    ...ENV,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    // The harness shortens it for the crash tests; the benchmark keeps the default.
+    STALE_PAYMENT_SECONDS: '',
+  });
+  return {
+    url: child.url,
+    pid: child.child.pid!,
+    merchant: demoMerchant(dataDir),
+    async stop() {
+      await child.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  } satisfies BenchServer & { pid: number };
+}
+
+/** The same start in this process, its database work counted (statement texts kept). */
+export async function startInProcess(databaseUrl: string | null) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-bench-tx-'));
+  const config = loadConfig({
+    ...ENV,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    DEMO_PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+  });
+  let counting: CountingDatabase | undefined;
+  const server = await startServer(config, createLogger({ level: 'silent' }), 'all', {
+    wrapDatabase: (db) => (counting = countingDatabase(db, { sql: true })),
+  });
+  if (!counting) throw new Error('the server did not open its database through wrapDatabase');
+  return {
+    url: server.url,
+    merchant: demoMerchant(dataDir),
+    counting,
+    async stop() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  } satisfies BenchServer & { counting: CountingDatabase };
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+}
