@@ -187,7 +187,7 @@ export const extensionOperationList = [
   // and enumerations, where GetHostedPaymentDetails and ProcessTransaction only have message text.
   operation({
     name: 'GetCheckoutSession',
-    doc: 'A checkout session with its status, payment and merchant settings in one answer (checkout server only).',
+    doc: 'A checkout session: status, payment and merchant settings in one answer (a merchant sees its own only).',
     params: [field('token', 'string')],
     result: 'CheckoutSessionDetail',
     extension: true,
