@@ -24,7 +24,10 @@ export function importGraph(root: string, dirs: readonly string[]): Map<string, 
   for (const file of dirs.flatMap((d) => sources(path.join(root, d)))) {
     const text = fs.readFileSync(file, 'utf8');
     const deps = [...text.matchAll(IMPORT)].map((m) => path.join(path.dirname(file), m[1]!));
-    graph.set(path.relative(root, file), deps.map((d) => path.relative(root, d)));
+    graph.set(
+      path.relative(root, file),
+      deps.map((d) => path.relative(root, d)),
+    );
   }
   return graph;
 }
