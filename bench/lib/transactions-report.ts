@@ -50,6 +50,8 @@ export interface Run {
   code: string;
   node: string;
   loadAverage: { before: string; after: string };
+  /** PostgreSQL windows last whole periods of this length (background work). */
+  windowPeriodS?: number;
   pglite?: DatabaseResult;
   postgres?: DatabaseResult;
 }
@@ -145,7 +147,10 @@ function runLine(label: Label, r: Run | undefined): string {
   return (
     `- ${label}: recorded ${r.date} on ${r.code}; Node ${r.node}; 1-minute load average ${r.loadAverage.before} ` +
     `before the run, ${r.loadAverage.after} after.` +
-    (batches.length ? ` PostgreSQL transactions per operation in each batch: ${batches.join('; ')}.` : '')
+    (batches.length
+      ? ` PostgreSQL transactions per operation in each batch: ${batches.join('; ')}` +
+        ` (windows of whole ${r.windowPeriodS ?? 5} s periods).`
+      : '')
   );
 }
 
@@ -219,8 +224,9 @@ Method:
   database (the reading adds nothing to the count). PostgreSQL 15 flushes a backend's counters at most
   once a second, an idle one's within 10 s, so a batch's window closes 11 s or more after the batch.
   The server's background work (the checkout's workers every 5 s: recovery, expiry, webhooks,
-  pruning, 7 autocommit statements when there is nothing to do; the recurring runner every minute)
-  runs all along: each window lasts whole 5 s periods, an idle window of the same length just before
+  pruning, at e7eff62 7 autocommit statements when there is nothing to do; the gateway's claim sweep
+  every 10 s where there is one; the recurring runner every minute) runs all along: each window
+  lasts whole periods of it (the run lines say how long), an idle window of the same length just before
   each batch measures that work, and its rate over all the idle windows is subtracted. Autovacuum is
   off on the throwaway database's tables (its transactions would count). ${n.databaseBatches} batches per
   operation; the table shows the median, the run lines each batch.
