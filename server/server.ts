@@ -11,7 +11,7 @@ import { assertRoleConfig, type Config, type Role } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { startDemoStore } from './demo/start-demo-store.ts';
 import { type DemoMerchant, ensureDemoMerchant } from './gateway/demo-merchant.ts';
-import { type Gateway, startRecurringRunner } from './gateway/index.ts';
+import { type Gateway, startClaimSweep, startRecurringRunner } from './gateway/index.ts';
 import type { HealthState } from './http/health.ts';
 import { createLogger } from './logger.ts';
 
@@ -78,9 +78,22 @@ export async function startServer(
   const stopRecurring = gateway
     ? startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'))
     : () => {};
+  // Payment claims left by a crash: settled by the gateway itself, at start and every 10 s.
+  const stopClaimSweep = gateway
+    ? startClaimSweep(gateway.deps, {
+        onSettled: ({ recorded, released, unresolved }) => {
+          if (recorded.length + released.length + unresolved.length === 0) return;
+          logger.warn({ recorded, released, unresolved }, 'stale payment claims settled');
+        },
+        onError: (err, reference) => logger.error({ err, reference }, 'payment claim sweep failed'),
+      })
+    : async () => {};
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
+    stopRecurring();
+    stopCheckout();
+    await stopClaimSweep();
     await app.close();
     await db.close();
     throw err;
@@ -99,6 +112,7 @@ export async function startServer(
       stopCheckout();
       await demoStore?.close();
       await app.close();
+      await stopClaimSweep(); // a pass under way ends before the database closes
       await db.close();
     })();
     return closing;

@@ -11,9 +11,11 @@
  *     recorded as the gateway reports it (transaction id, time, redirect signature) with its
  *     `payment.succeeded` webhook (once: the payments table's key), and the attempt's
  *     Idempotency-Key replays the receipt.
- *   - **Open with a payment in progress**: the gateway holds a claim on the session — its own
- *     attempt is running or was cut short and is settled by the gateway. Nothing is concluded: the
- *     attempt stays `started` and the next run asks again.
+ *   - **A payment in progress** (open, or expired since): the gateway holds a claim on the session —
+ *     its own attempt is running, or was cut short and is settled by the gateway's claim sweep
+ *     (server/gateway/payments/claim-sweep.ts) within seconds of the claim timeout. Nothing is
+ *     concluded: the attempt stays `started` and the next run asks again, and then finds it Paid
+ *     (or not).
  *   - **Open, Expired, Canceled, or no such session**: the gateway recorded no payment and holds no
  *     claim. The attempt becomes `failed` and its key is released, so the shopper's retry with the
  *     SAME key runs again.
@@ -78,8 +80,10 @@ export async function recoverAttempt(
     deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the session was paid');
     return 'succeeded';
   }
-  if (found?.status === 'open' && found.paymentInProgress) {
-    // The gateway's verdict is pending (its claim is settled by the gateway itself): wait for it.
+  if (found?.paymentInProgress) {
+    // The gateway's verdict is pending: its claim's attempt is running, or was cut short and is
+    // settled by the gateway's own sweep within seconds (claim-sweep.ts). Open or past its time,
+    // the session may yet turn out paid: wait for the verdict, never conclude "not charged".
     deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the gateway still holds a payment claim');
     return 'unknown';
   }

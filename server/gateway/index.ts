@@ -11,6 +11,7 @@ import type { CallContext } from './port.ts';
 import { createGateway } from './gateway.ts';
 import type { GatewayDeps } from './gateway-call.ts';
 import { MerchantStore } from './merchants/merchant-store.ts';
+import { CLAIM_SWEEP_INTERVAL_MS, type ClaimSweepResult, settleStaleClaims } from './payments/claim-sweep.ts';
 import { runDueSchedules } from './payments/recurring-runner.ts';
 import { DatabaseLedger } from './processor/ledger.ts';
 import { SimulatorProcessor } from './processor/simulator.ts';
@@ -72,4 +73,36 @@ export function startRecurringRunner(
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Settles the payment claims left by attempts cut short (claim-sweep.ts): at once, then every
+ * `intervalMs` (default: 10 s, or the claim timeout when shorter), one pass at a time. Returns a
+ * function that stops it and resolves once a pass under way has ended, so shutdown can close the
+ * database after it.
+ */
+export function startClaimSweep(
+  deps: GatewayDeps,
+  report: {
+    onSettled: (result: ClaimSweepResult) => void;
+    onError: (err: unknown, reference?: string) => void;
+  },
+  intervalMs = Math.min(CLAIM_SWEEP_INTERVAL_MS, deps.claimTimeoutMs ?? CLAIM_SWEEP_INTERVAL_MS),
+): () => Promise<void> {
+  let pass: Promise<void> | null = null;
+  const run = () => {
+    if (pass) return;
+    pass = settleStaleClaims(deps, { onError: report.onError })
+      .then(report.onSettled, report.onError)
+      .finally(() => {
+        pass = null;
+      });
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await pass;
+  };
 }

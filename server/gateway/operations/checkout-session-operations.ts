@@ -86,7 +86,9 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
   return {
     Token: s.token,
     Status: STATUS[s.status],
-    PaymentInProgress: record.claimed && s.status === 'open',
+    // Also once the session's time ran out: a claim taken before then may still turn out charged
+    // (the gateway's claim sweep settles it), so the session's end is not yet known.
+    PaymentInProgress: record.claimed && (s.status === 'open' || s.status === 'expired'),
     ...snapshot(record),
     ExpiresAt: s.expiresAt.toISOString(),
     CanceledAt: s.canceledAt?.toISOString() ?? null,

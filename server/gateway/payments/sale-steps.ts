@@ -7,7 +7,7 @@ import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import type { ProcessorResult } from '../processor/processor.ts';
 import { type Request, RequestProblem, type Source } from './payment-source.ts';
-import type { insertTransaction, Kind, TransactionRow } from './transaction-rows.ts';
+import type { Kind, NewTransaction, TransactionRow } from './transaction-rows.ts';
 
 export interface SaleOutcome {
   row: TransactionRow | null;
@@ -139,22 +139,28 @@ export async function challengeOrDecline(
   };
 }
 
-export function transactionOf(
-  merchantId: string,
-  kind: Kind,
-  source: Source,
-  cents: bigint,
-  result: ProcessorResult,
-  r: Request,
-  extra: { detail?: string; sessionId?: string | null; reference: string },
-): Parameters<typeof insertTransaction>[1] {
+/**
+ * What an attempt charges, apart from the processor's answer and what its session holds (merchant,
+ * amount, reference): kept on a session's claim (`claim_charge`, migration 0016) so that a claim
+ * cut short after the processor approved is recorded as the attempt would have recorded it
+ * (claim-sweep.ts). JSON-safe, and without secrets: a card by its vault id, a bank account by its
+ * last four digits.
+ */
+export interface ClaimCharge {
+  kind: Kind;
+  method: 'card' | 'ach';
+  cardId: string | null;
+  ach: { routingLast4: string; accountLast4: string; accountType: string } | null;
+  nameOnCard: string | null;
+  customerId: string | null;
+  source: string | null;
+  customValues: (string | null)[];
+}
+
+export function chargeOf(kind: Kind, source: Source, r: Request, sessionId: string | null): ClaimCharge {
   return {
-    merchantId,
     kind,
     method: source.kind,
-    approved: result.approved,
-    amountCents: cents,
-    approvedCents: result.approved ? result.approvedAmountCents : 0n,
     cardId: source.kind === 'card' ? source.card.id : null,
     ach:
       source.kind === 'ach'
@@ -165,16 +171,50 @@ export function transactionOf(
           }
         : null,
     nameOnCard: source.kind === 'card' ? source.card.nameOnCard : source.nameOnAccount,
+    customerId: r.CustomerID ?? null,
+    source: r.Source ?? (sessionId ? 'hosted' : null),
+    customValues: [r.CustomValue1 ?? null, r.CustomValue2 ?? null, r.CustomValue3 ?? null],
+  };
+}
+
+/** The row of a charge with the processor's answer to it. */
+export function transactionOfCharge(
+  merchantId: string,
+  charge: ClaimCharge,
+  cents: bigint,
+  result: ProcessorResult,
+  extra: { detail?: string; sessionId?: string | null; reference: string },
+): NewTransaction {
+  return {
+    ...charge,
+    merchantId,
+    approved: result.approved,
+    amountCents: cents,
+    approvedCents: result.approved ? result.approvedAmountCents : 0n,
     responseCode: result.responseCode,
     responseMessage: result.responseMessage,
     responseDetail: extra.detail ?? null,
     approvalCode: result.approvalCode ?? null,
     avsCode: result.avsCode ?? null,
     checkoutSessionId: extra.sessionId ?? null,
-    customerId: r.CustomerID,
-    source: r.Source ?? (extra.sessionId ? 'hosted' : null),
-    customValues: [r.CustomValue1, r.CustomValue2, r.CustomValue3],
     processorReference: extra.reference,
   };
 }
 
+export function transactionOf(
+  merchantId: string,
+  kind: Kind,
+  source: Source,
+  cents: bigint,
+  result: ProcessorResult,
+  r: Request,
+  extra: { detail?: string; sessionId?: string | null; reference: string },
+): NewTransaction {
+  return transactionOfCharge(
+    merchantId,
+    chargeOf(kind, source, r, extra.sessionId ?? null),
+    cents,
+    result,
+    extra,
+  );
+}

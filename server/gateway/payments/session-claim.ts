@@ -16,6 +16,7 @@ import { isSessionToken } from '../sessions/checkout-session-store.ts';
 import { readSessionRecord, recordOfRow, type SessionRecord } from '../sessions/session-record.ts';
 
 import { CLAIM_TIMEOUT_MS } from './claim-timeout.ts';
+import type { ClaimCharge } from './sale-steps.ts';
 
 export { CLAIM_TIMEOUT_MS };
 
@@ -99,16 +100,31 @@ export async function reclaimStale(
     : { kind: 'in_progress', record };
 }
 
+/**
+ * Keeps on the claim what its attempt charges, in the claim's transaction: an attempt cut short after
+ * the processor approved is then recorded by the gateway's sweep (claim-sweep.ts) as it would have
+ * recorded it itself.
+ */
+export async function holdClaimCharge(q: Queryable, sessionId: string, charge: ClaimCharge): Promise<void> {
+  await q.query('update checkout_sessions set claim_charge = $2 where id = $1', [
+    sessionId,
+    JSON.stringify(charge),
+  ]);
+}
+
 /** Ends the attempt: the session is paid (approved) or open again for another attempt. */
 export async function releaseClaim(q: Queryable, sessionId: string, paidBy: string | null): Promise<void> {
   if (paidBy) {
     await q.query(
-      "update checkout_sessions set status = 'paid', transaction_id = $2, claim_reference = null, claimed_at = null where id = $1",
+      `update checkout_sessions set status = 'paid', transaction_id = $2,
+         claim_reference = null, claimed_at = null, claim_charge = null
+       where id = $1`,
       [sessionId, paidBy],
     );
   } else {
-    await q.query('update checkout_sessions set claim_reference = null, claimed_at = null where id = $1', [
-      sessionId,
-    ]);
+    await q.query(
+      'update checkout_sessions set claim_reference = null, claimed_at = null, claim_charge = null where id = $1',
+      [sessionId],
+    );
   }
 }

@@ -7,7 +7,8 @@
  *   2. the processor's own record of its answer (the simulator's ledger, one statement);
  *   3. the transaction row and the session paid (or released), together.
  * A claim left by an attempt cut short is settled by looking its reference up at the processor
- * (session-claim.ts), outside any transaction: the processor is another party.
+ * (session-claim.ts), outside any transaction: the processor is another party — by the next pay of
+ * the session, or by the gateway's sweep (claim-sweep.ts) from what the claim keeps of the charge.
  */
 import type { GatewayDeps } from '../gateway-call.ts';
 import type { ProcessorResult } from '../processor/processor.ts';
@@ -17,13 +18,14 @@ import {
   amountOf,
   authorize,
   challengeOrDecline,
+  chargeOf,
   failedThreeDs,
   type SaleOutcome,
   type ThreeDsCheck,
   threeDsAuthenticated,
   transactionOf,
 } from './sale-steps.ts';
-import { type Claim, claimSession, reclaimStale, releaseClaim } from './session-claim.ts';
+import { type Claim, claimSession, holdClaimCharge, reclaimStale, releaseClaim } from './session-claim.ts';
 import { insertTransaction, type Kind } from './transaction-rows.ts';
 
 export type SessionSale =
@@ -81,6 +83,20 @@ async function prepare(
   }
 }
 
+/** `prepare` for a claim just taken, with what it charges kept on the claim (one more statement). */
+async function prepareClaimed(
+  tx: Parameters<typeof resolveSource>[0],
+  deps: GatewayDeps,
+  kind: Extract<Kind, 'sale' | 'auth'>,
+  record: SessionRecord,
+  r: Request,
+  actingMerchant: string | null,
+): Promise<Prepared> {
+  const prepared = await prepare(tx, deps, kind, record, r, actingMerchant);
+  await holdClaimCharge(tx, record.session.id, chargeOf(kind, prepared.source, r, record.session.id));
+  return prepared;
+}
+
 type Begun =
   | Exclude<Claim, { kind: 'claimed' | 'stale' }>
   | { kind: 'claimed'; reference: string; record: SessionRecord; prepared: Prepared }
@@ -102,7 +118,7 @@ async function begin(
   const first = await deps.db.transaction(async (tx) => {
     const claim = await claimSession(tx, deps, token, actingMerchant);
     if (claim.kind !== 'claimed') return claim;
-    return { ...claim, prepared: await prepare(tx, deps, kind, claim.record, r, actingMerchant) };
+    return { ...claim, prepared: await prepareClaimed(tx, deps, kind, claim.record, r, actingMerchant) };
   });
   if (first.kind !== 'stale') return first;
   // An attempt was cut short: ask the processor what became of it (REL-3).
@@ -120,7 +136,7 @@ async function begin(
     }
     const again = await reclaimStale(tx, deps, first.record, first.reference);
     if (again.kind !== 'claimed') return again;
-    return { ...again, prepared: await prepare(tx, deps, kind, again.record, r, actingMerchant) };
+    return { ...again, prepared: await prepareClaimed(tx, deps, kind, again.record, r, actingMerchant) };
   });
 }
 

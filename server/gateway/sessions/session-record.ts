@@ -6,7 +6,6 @@
 import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { type Merchant, MERCHANT_JOIN_COLUMNS, merchantOfJoined } from '../merchants/merchant-store.ts';
-import { CLAIM_TIMEOUT_MS } from '../payments/claim-timeout.ts';
 import { maskAccount } from '../vault/card-checks.ts';
 import { type CheckoutSession, isSessionToken, sessionOfRow } from './checkout-session-store.ts';
 
@@ -24,8 +23,9 @@ export interface SessionRecord {
   /** The merchant's TransactionKey, encrypted: decrypted only to sign a paid session's redirect. */
   keyEnc: string;
   /**
-   * A payment claim younger than the claim timeout is held on the session: a payment is running.
-   * An older one (cut short) is not counted: the next pay settles it by the processor's record.
+   * A payment claim is held on the session: a payment is running, or was cut short and is being
+   * settled by the processor's record (claim-sweep.ts, or the next pay). Either way its outcome is
+   * not known yet, so nobody may conclude that nothing was charged (issue 21).
    */
   claimed: boolean;
   payment: SessionPayment | null;
@@ -41,7 +41,7 @@ const SELECT = `select s.*, ${MERCHANT_JOIN_COLUMNS},
   left join cards c on c.id = t.card_id`;
 
 /** A record from a row of SELECT (or of a statement returning the same columns). */
-type RecordDeps = Pick<GatewayDeps, 'vault' | 'now' | 'claimTimeoutMs'>;
+type RecordDeps = Pick<GatewayDeps, 'vault' | 'now'>;
 
 export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): SessionRecord {
   const session = sessionOfRow(r, deps.now());
@@ -68,11 +68,7 @@ export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): Sessi
       maskedCard,
     };
   }
-  const claimedAt = r.claimed_at as Date | null;
-  const claimed =
-    r.claim_reference !== null &&
-    claimedAt !== null &&
-    deps.now().getTime() - claimedAt.getTime() < (deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS);
+  const claimed = r.claim_reference !== null && r.claim_reference !== undefined;
   return { session, merchant, keyEnc, claimed, payment };
 }
 
