@@ -22,7 +22,7 @@ import { toCents } from '../../../shared/money.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import type { ProcessorResult } from '../processor/processor.ts';
 import { CLAIM_TIMEOUT_MS } from './claim-timeout.ts';
-import { type ClaimCharge, transactionOfCharge } from './sale-steps.ts';
+import { type ClaimCharge, refusePartial, transactionOfCharge } from './sale-steps.ts';
 import { releaseClaim } from './session-claim.ts';
 import { insertTransaction } from './transaction-rows.ts';
 
@@ -114,31 +114,17 @@ async function record(
 }
 
 async function settle(deps: GatewayDeps, claim: StaleClaim): Promise<Verdict | null> {
-  let result = await deps.processor.lookup(claim.reference);
+  const result = await deps.processor.lookup(claim.reference);
   if (result?.approved && !claim.charge) {
     // A claim taken before its charge was kept (migration 0016): the next pay of the session
     // records it from its own request, as before.
     return 'unresolved';
   }
-  let detail: string | undefined;
-  if (result?.approved && result.approvedAmountCents < claim.amountCents) {
-    // A checkout session is paid in full or not at all (session-sale.ts): the same reversal, under
-    // the same reference, so a second sweep or the attempt itself cannot give it back twice.
-    await deps.processor.voidAuthorization({
-      reference: `${claim.reference}-void`,
-      originalReference: claim.reference,
-      amountCents: result.approvedAmountCents,
-    });
-    result = {
-      ...result,
-      approved: false,
-      responseCode: '51',
-      responseMessage: 'The card approved only part of the amount.',
-      approvedAmountCents: 0n,
-    };
-    detail = 'The partial approval was reversed.';
-  }
-  return record(deps, claim, result, detail);
+  // A checkout session is paid in full or not at all, the same reversal a pay makes.
+  const settled = result
+    ? await refusePartial(deps, claim.reference, claim.amountCents, result)
+    : { result: null, detail: undefined };
+  return record(deps, claim, settled.result, settled.detail);
 }
 
 /** One pass: settles the claims left by attempts cut short; answers which it settled, and how. */

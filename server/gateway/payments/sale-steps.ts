@@ -218,3 +218,48 @@ export function transactionOf(
     extra,
   );
 }
+
+/** The method's checks of a sale: ACH is sales only, and the merchant must accept the method. */
+export function checkMethod(
+  kind: Extract<Kind, 'sale' | 'auth'>,
+  r: Request,
+  merchant: { paymentMethods: readonly string[] },
+): void {
+  if (r.IsAchTransaction && kind === 'auth')
+    throw new RequestProblem('12', 'ACH payments are sales only; auth is for cards.');
+  const method = r.IsAchTransaction ? 'ach' : 'card';
+  if (!merchant.paymentMethods.includes(method)) {
+    throw new RequestProblem(
+      '57',
+      `This merchant does not accept ${method === 'ach' ? 'bank account' : 'card'} payments.`,
+    );
+  }
+}
+
+/**
+ * A checkout session is paid in full or not at all: a partial approval is given back at once,
+ * under `<reference>-void`, so a second try (a sweep, the attempt itself) cannot give it back twice.
+ */
+export async function refusePartial(
+  deps: GatewayDeps,
+  reference: string,
+  cents: bigint,
+  result: ProcessorResult,
+): Promise<{ result: ProcessorResult; detail?: string }> {
+  if (!result.approved || result.approvedAmountCents >= cents) return { result };
+  await deps.processor.voidAuthorization({
+    reference: `${reference}-void`,
+    originalReference: reference,
+    amountCents: result.approvedAmountCents,
+  });
+  return {
+    result: {
+      ...result,
+      approved: false,
+      responseCode: '51',
+      responseMessage: 'The card approved only part of the amount.',
+      approvedAmountCents: 0n,
+    },
+    detail: 'The partial approval was reversed.',
+  };
+}

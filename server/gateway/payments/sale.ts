@@ -11,6 +11,7 @@ import { type Request, RequestProblem, resolveSource } from './payment-source.ts
 import {
   amountOf,
   authorize,
+  checkMethod,
   challengeOrDecline,
   failedThreeDs,
   type SaleOutcome,
@@ -64,15 +65,7 @@ export async function runSale(
   const cents = amountOf(r, null);
   const merchant = await deps.merchants.get(deps.db, merchantId);
   if (!merchant) throw new RequestProblem('03', 'Unknown merchant.');
-  if (r.IsAchTransaction && kind === 'auth')
-    throw new RequestProblem('12', 'ACH payments are sales only; auth is for cards.');
-  const method = r.IsAchTransaction ? 'ach' : 'card';
-  if (!merchant.paymentMethods.includes(method)) {
-    throw new RequestProblem(
-      '57',
-      `This merchant does not accept ${method === 'ach' ? 'bank account' : 'card'} payments.`,
-    );
-  }
+  checkMethod(kind, r, merchant);
   const source = await resolveSource(deps.db, deps, merchantId, r, { allowWallet: false });
   const threeDs = await threeDsAuthenticated(deps.db, deps, merchantId, source, cents, r);
   const reference = `tx-${crypto.randomUUID()}`;

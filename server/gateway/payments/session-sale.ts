@@ -16,10 +16,12 @@ import type { SessionRecord } from '../sessions/session-record.ts';
 import { type Request, RequestProblem, resolveSource, type Source } from './payment-source.ts';
 import {
   amountOf,
+  checkMethod,
   authorize,
   challengeOrDecline,
   chargeOf,
   failedThreeDs,
+  refusePartial,
   type SaleOutcome,
   type ThreeDsCheck,
   threeDsAuthenticated,
@@ -64,15 +66,7 @@ async function prepare(
   const { session, merchant } = record;
   try {
     const cents = amountOf(r, session.amountCents);
-    if (r.IsAchTransaction && kind === 'auth')
-      throw new RequestProblem('12', 'ACH payments are sales only; auth is for cards.');
-    const method = r.IsAchTransaction ? 'ach' : 'card';
-    if (!merchant.paymentMethods.includes(method)) {
-      throw new RequestProblem(
-        '57',
-        `This merchant does not accept ${method === 'ach' ? 'bank account' : 'card'} payments.`,
-      );
-    }
+    checkMethod(kind, r, merchant);
     // A shopper's wallet card may be paid only by the checkout server, for a checkout session.
     const source = await resolveSource(q, deps, merchant.id, r, { allowWallet: actingMerchant === null });
     const threeDs = await threeDsAuthenticated(q, deps, merchant.id, source, cents, r);
@@ -185,23 +179,9 @@ export async function paySessionSale(
     result = c.result;
   }
 
-  let detail: string | undefined;
-  if (result.approved && result.approvedAmountCents < cents) {
-    // A checkout session is paid in full or not at all: give a partial approval back at once.
-    await deps.processor.voidAuthorization({
-      reference: `${reference}-void`,
-      originalReference: reference,
-      amountCents: result.approvedAmountCents,
-    });
-    result = {
-      ...result,
-      approved: false,
-      responseCode: '51',
-      responseMessage: 'The card approved only part of the amount.',
-      approvedAmountCents: 0n,
-    };
-    detail = 'The partial approval was reversed.';
-  }
+  const settled = await refusePartial(deps, reference, cents, result);
+  result = settled.result;
+  const detail = settled.detail;
 
   const row = await deps.db.transaction(async (tx) => {
     const inserted = await insertTransaction(
