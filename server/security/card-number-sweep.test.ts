@@ -37,7 +37,11 @@ const EVERY = [PAID, ...PLANTED].flatMap((p) => [p, p.replace(/\D/g, '')]);
  * base64 ciphertext 13 digits in a row happen by chance (the planted numbers are looked for as such).
  */
 function holdsCardNumber(text: string): boolean {
-  for (const [run] of text.matchAll(/(?<![0-9A-Za-z_+/=])\d(?:[ -]?\d){12,}(?![0-9A-Za-z_+/=])/g)) {
+  // A dash joining the run to a letter or digit makes it part of a longer token (a UUID request
+  // id, 8-4-4-4-12 hex, holds a 20-digit run by chance when its first groups are all digits).
+  const standalone =
+    /(?<![0-9A-Za-z_+/=])(?<![0-9A-Za-z]-)\d(?:[ -]?\d){12,}(?![0-9A-Za-z_+/=])(?!-[0-9A-Za-z])/g;
+  for (const [run] of text.matchAll(standalone)) {
     if (scrubCardNumbers(run) !== run) return true;
   }
   return false;
