@@ -128,3 +128,24 @@ export async function releaseClaim(q: Queryable, sessionId: string, paidBy: stri
     );
   }
 }
+
+/**
+ * Ends this attempt's own claim, guarded by its reference: false when the claim is no longer this
+ * attempt's (the gateway's sweep settled it while the processor was slow, and another attempt may
+ * have claimed the session since), and then nothing is changed.
+ */
+export async function endOwnClaim(
+  q: Queryable,
+  sessionId: string,
+  reference: string,
+  paidBy: string | null,
+): Promise<boolean> {
+  const { rows } = await q.query(
+    `update checkout_sessions set status = case when $3::bigint is null then status else 'paid' end,
+       transaction_id = coalesce($3::bigint, transaction_id),
+       claim_reference = null, claimed_at = null, claim_charge = null
+     where id = $1 and claim_reference = $2 returning id`,
+    [sessionId, reference, paidBy],
+  );
+  return rows.length > 0;
+}

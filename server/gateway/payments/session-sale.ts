@@ -27,8 +27,8 @@ import {
   threeDsAuthenticated,
   transactionOf,
 } from './sale-steps.ts';
-import { type Claim, claimSession, holdClaimCharge, reclaimStale, releaseClaim } from './session-claim.ts';
-import { insertTransaction, type Kind } from './transaction-rows.ts';
+import { type Claim, claimSession, endOwnClaim, holdClaimCharge, reclaimStale } from './session-claim.ts';
+import { insertTransaction, type Kind, transactionByReference } from './transaction-rows.ts';
 
 export type SessionSale =
   | { kind: 'not_found' }
@@ -162,12 +162,11 @@ export async function paySessionSale(
           ? failedThreeDs(threeDs.failure)
           : await authorize(deps, source, reference, cents, r, threeDs.authenticated);
   } catch (err) {
-    await releaseClaim(deps.db, session.id, null);
-    throw err;
+    result = await afterProcessorError(deps, session.id, reference, err);
   }
 
   if (result.challengeRequired && source.kind === 'card') {
-    await releaseClaim(deps.db, session.id, null);
+    await endOwnClaim(deps.db, session.id, reference, null);
     const c = await challengeOrDecline(deps, merchant, source, cents, result);
     if (c.challengeUrl) {
       return {
@@ -183,17 +182,92 @@ export async function paySessionSale(
   result = settled.result;
   const detail = settled.detail;
 
-  const row = await deps.db.transaction(async (tx) => {
-    const inserted = await insertTransaction(
-      tx,
-      transactionOf(merchant.id, kind, source, cents, result, r, {
-        detail,
-        sessionId: session.id,
-        reference,
-      }),
-    );
-    await releaseClaim(tx, session.id, result.approved ? inserted.id : null);
-    return inserted;
-  });
+  const row = await deps.db
+    .transaction(async (tx) => {
+      const inserted = await insertTransaction(
+        tx,
+        transactionOf(merchant.id, kind, source, cents, result, r, {
+          detail,
+          sessionId: session.id,
+          reference,
+        }),
+      );
+      // Rolled back when the claim is no longer this attempt's: see claimLost.
+      if (!(await endOwnClaim(tx, session.id, reference, result.approved ? inserted.id : null)))
+        throw new ClaimLost();
+      return inserted;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof ClaimLost) return null;
+      throw err;
+    });
+  if (!row) return claimLost(deps, kind, record, r, prepared, reference, result);
   return { kind: 'done', record, sale: { row, source, result, ...(detail ? { detail } : {}) } };
+}
+
+/** Thrown inside the record's transaction when the claim was settled by another party meanwhile. */
+class ClaimLost extends Error {}
+
+/**
+ * The processor failed or its answer was lost: the charge may have happened. Asked by the claim's
+ * reference at once; when the processor cannot say either, the claim stays held — never released to
+ * a new reference that could charge the card a second time — and the gateway's sweep settles it.
+ */
+async function afterProcessorError(
+  deps: GatewayDeps,
+  sessionId: string,
+  reference: string,
+  err: unknown,
+): Promise<ProcessorResult> {
+  let known: ProcessorResult | null;
+  try {
+    known = await deps.processor.lookup(reference);
+  } catch {
+    throw err;
+  }
+  if (known) return known;
+  await endOwnClaim(deps.db, sessionId, reference, null);
+  throw err;
+}
+
+/**
+ * This attempt outlived its claim (the processor answered after the claim timeout): the sweep looked
+ * the reference up meanwhile. If it recorded this charge, that record is the answer; if it found
+ * nothing and released the session, an approval that arrived since is reversed and recorded as
+ * such, so the session is never paid twice nor charged without a record.
+ */
+async function claimLost(
+  deps: GatewayDeps,
+  kind: Extract<Kind, 'sale' | 'auth'>,
+  record: SessionRecord,
+  r: Request,
+  { source, cents }: Prepared,
+  reference: string,
+  result: ProcessorResult,
+): Promise<SessionSale> {
+  const { session, merchant } = record;
+  const recorded = await transactionByReference(deps.db, merchant.id, reference);
+  if (recorded) return { kind: 'done', record, sale: { row: recorded, source, result } };
+  let final = result;
+  let detail: string | undefined;
+  if (result.approved) {
+    await deps.processor.voidAuthorization({
+      reference: `${reference}-void`,
+      originalReference: reference,
+      amountCents: result.approvedAmountCents,
+    });
+    final = {
+      ...result,
+      approved: false,
+      responseCode: '91',
+      responseMessage: 'The processor answered too late; the approval was reversed.',
+      approvedAmountCents: 0n,
+    };
+    detail = 'The approval came after the attempt had timed out and was reversed.';
+  }
+  const row = await insertTransaction(
+    deps.db,
+    transactionOf(merchant.id, kind, source, cents, final, r, { detail, sessionId: session.id, reference }),
+  );
+  return { kind: 'done', record, sale: { row, source, result: final, ...(detail ? { detail } : {}) } };
 }

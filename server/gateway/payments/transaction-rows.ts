@@ -142,3 +142,16 @@ export async function getTransaction(
   );
   return rows[0] ? fromRow(rows[0]) : null;
 }
+
+/** The transaction a processor reference was recorded as, if any (a claim's settlement). */
+export async function transactionByReference(
+  q: Queryable,
+  merchantId: string,
+  reference: string,
+): Promise<TransactionRow | null> {
+  const { rows } = await q.query(
+    'select * from transactions where processor_reference = $1 and merchant_id = $2 order by id limit 1',
+    [reference, merchantId],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
+}
