@@ -5,7 +5,7 @@
  * request it is 422 `idempotency_mismatch`; while the first is still running it is 409 `conflict`.
  *
  * The request is never stored: only its fingerprint, an HMAC-SHA256 under the checkout secret of
- * its canonical JSON with the CVV left out (PCI 3.3.1: nothing derived from a CVV is kept). So a
+ * its canonical JSON with every CVV left out (PCI 3.3.1: nothing derived from a CVV is kept). So a
  * retry that changes only the CVV is the same request: the widget makes a new key for every new
  * attempt (IDEM-8), and after a decline.
  */
@@ -38,13 +38,29 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The fingerprint of a validated request body (hex HMAC; the CVV is not part of it). */
+/**
+ * The body without any `cvv`, at any depth: a card's (`card.cvv`), a saved card's (top-level
+ * `cvv`), and whatever method comes next. Nothing of the fingerprint may depend on a CVV (PCI
+ * 3.3.1): a stored HMAC of a 3- or 4-digit value is recovered in 10,000 guesses by whoever holds the
+ * key.
+ */
+function withoutCvv(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCvv);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => k.toLowerCase() !== 'cvv')
+        .map(([k, v]) => [k, withoutCvv(v)]),
+    );
+  }
+  return value;
+}
+
+/** The fingerprint of a validated request body (hex HMAC; no CVV is part of it). */
 export function fingerprintOf(secret: Buffer, endpoint: string, body: unknown): string {
-  const copy = structuredClone(body) as { card?: { cvv?: unknown } };
-  if (copy && typeof copy === 'object' && copy.card && typeof copy.card === 'object') delete copy.card.cvv;
   return crypto
     .createHmac('sha256', secret)
-    .update(`${endpoint}\n${canonical(copy)}`)
+    .update(`${endpoint}\n${canonical(withoutCvv(body))}`)
     .digest('hex');
 }
 
