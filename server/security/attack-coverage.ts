@@ -292,6 +292,22 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         'diffing headers and script hashes against a signed baseline, outside this server. SRI is ' +
         'there for merchants who pin the loader (/checkout.json, /checkout.<version>.js).',
     },
+    34: {
+      tests: [
+        t(
+          'server/checkout/idempotency-cvv.test.ts',
+          'is the same for all 10,000 CVVs of a card body and of a saved-card body',
+        ),
+        t(
+          'server/checkout/idempotency-cvv.test.ts',
+          'a card pay replayed with another CVV gets the first answer',
+        ),
+        t(
+          'server/checkout/idempotency-cvv.test.ts',
+          'a saved-card pay replayed with another CVV gets the first answer',
+        ),
+      ],
+    },
   },
 
   xml: {
