@@ -19,6 +19,7 @@ import { merchantKeySigner, portSigner } from './checkout/signer.ts';
 import { type Config, ConfigError, roleProblems } from './config.ts';
 import type { Database } from './db/index.ts';
 import { type Gateway, openGateway } from './gateway/index.ts';
+import { reportReconciliation } from './gateway/payments/reconciliation-job.ts';
 import { threeDsRoutes } from './gateway/three-ds/three-ds-routes.ts';
 import { passwordResetRoutes } from './gateway/users/password-reset-routes.ts';
 import { devOutboxRoutes } from './notify/dev-outbox-routes.ts';
@@ -85,9 +86,11 @@ function baseApp(
 /** The gateway's routes: users and password reset, dev outbox, 3-D Secure pages, the SOAP service. */
 async function registerGateway(
   app: FastifyInstance,
+  health: HealthState,
   { config, db, transactionService, now }: Pick<AppOptions, 'config' | 'db' | 'transactionService' | 'now'>,
 ): Promise<Gateway> {
   const gateway = await openGateway(config, db, now);
+  reportReconciliation(app, health, gateway.reconciliation);
   app.addHook('onClose', () => gateway.deps.notifier.close()); // waits for background sends
   await app.register(passwordResetRoutes, { db, now: gateway.deps.now });
   if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
@@ -114,7 +117,7 @@ export async function buildApp({
   now,
 }: AppOptions): Promise<PayframeApp> {
   const { app, health } = baseApp(config, db, logger);
-  const gateway = await registerGateway(app, { config, db, transactionService, now });
+  const gateway = await registerGateway(app, health, { config, db, transactionService, now });
   const defaults: CheckoutOptions = {
     db,
     port: gateway.service,
@@ -146,7 +149,7 @@ export async function buildGatewayApp({
   transactionService,
 }: Omit<AppOptions, 'checkoutOptions'>): Promise<GatewayApp> {
   const { app, health } = baseApp(config, db, logger);
-  const gateway = await registerGateway(app, { config, db, transactionService });
+  const gateway = await registerGateway(app, health, { config, db, transactionService });
   return { app, health, gateway };
 }
 

@@ -76,9 +76,11 @@ const ConfigSchema = z.object({
   /**
    * Seconds after which a payment still in flight counts as cut short (a crashed instance) and is
    * recovered (server/checkout/README.md, "Exactly one charge"); the gateway's own session claim
-   * times out at half of it. It must exceed the longest gateway call (the SOAP client's 15 s).
+   * times out at half of it. Default 40: the claim's 20 s cover the longest a processor call may take
+   * (15 s, the SOAP client's limit too) and 5 s for the vault and the record around it
+   * (docs/deployment.md, "Payments cut short").
    */
-  STALE_PAYMENT_SECONDS: z.coerce.number().int().min(4).max(3600).default(120),
+  STALE_PAYMENT_SECONDS: z.coerce.number().int().min(4).max(3600).default(40),
   /** The address shoppers and merchants reach this server at (checkout URLs, challenge URLs). */
   PUBLIC_URL: z.string().url().optional(),
   /** Port of the demo store `npm start` runs beside Payframe (a second origin). */

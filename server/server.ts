@@ -11,7 +11,9 @@ import { assertRoleConfig, type Config, type Role } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { startDemoStore } from './demo/start-demo-store.ts';
 import { type DemoMerchant, ensureDemoMerchant } from './gateway/demo-merchant.ts';
-import { type Gateway, startClaimSweep, startRecurringRunner } from './gateway/index.ts';
+import { type Gateway, settleClaimsAtStart, startClaimSweep, startRecurringRunner } from './gateway/index.ts';
+import type { ClaimSweepResult } from './gateway/payments/claim-sweep.ts';
+import { startReconciliation } from './gateway/payments/reconciliation-job.ts';
 import type { HealthState } from './http/health.ts';
 import { createLogger } from './logger.ts';
 
@@ -73,20 +75,31 @@ export async function startServer(
       'demo merchant created (key in DATA_DIR/demo-merchant.json)',
     );
   }
-  // Checkout recovery, expiry announcements, webhook delivery, pruning: every 5 s, on every instance.
-  const stopCheckout = checkout ? checkout.startWorkers(5_000) : () => {};
+  // What a crash left in flight is settled first, before this instance serves (issue 21). A PGlite
+  // database admits one process (its lock file): every claim and `started` attempt in it belongs to
+  // a process that is gone, so none waits for the stale time. On PostgreSQL other live instances may
+  // hold some: only those older than the stale time are taken.
+  const alone = db.kind === 'pglite';
+  const sweepReport = {
+    onSettled: ({ recorded, released, unresolved }: ClaimSweepResult) => {
+      if (recorded.length + released.length + unresolved.length === 0) return;
+      logger.warn({ recorded, released, unresolved }, 'stale payment claims settled');
+    },
+    onError: (err: unknown, reference?: string) =>
+      logger.error({ err, reference }, 'payment claim sweep failed'),
+  };
+  if (gateway && alone) await settleClaimsAtStart(gateway.deps, sweepReport);
+  // Checkout recovery, expiry announcements, webhook delivery, pruning: at once (recovery first), then
+  // every 5 s, on every instance.
+  const stopCheckout = checkout ? checkout.startWorkers(undefined, alone ? 0 : undefined) : () => {};
   const stopRecurring = gateway
     ? startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'))
     : () => {};
   // Payment claims left by a crash: settled by the gateway itself, at start and every 10 s.
-  const stopClaimSweep = gateway
-    ? startClaimSweep(gateway.deps, {
-        onSettled: ({ recorded, released, unresolved }) => {
-          if (recorded.length + released.length + unresolved.length === 0) return;
-          logger.warn({ recorded, released, unresolved }, 'stale payment claims settled');
-        },
-        onError: (err, reference) => logger.error({ err, reference }, 'payment claim sweep failed'),
-      })
+  const stopClaimSweep = gateway ? startClaimSweep(gateway.deps, sweepReport) : async () => {};
+  // The invariant checked: at start and every minute (payments/reconciliation-job.ts).
+  const stopReconciliation = gateway
+    ? startReconciliation(gateway.deps, gateway.reconciliation, logger)
     : async () => {};
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -94,6 +107,7 @@ export async function startServer(
     stopRecurring();
     stopCheckout();
     await stopClaimSweep();
+    await stopReconciliation();
     await app.close();
     await db.close();
     throw err;
@@ -113,6 +127,7 @@ export async function startServer(
       await demoStore?.close();
       await app.close();
       await stopClaimSweep(); // a pass under way ends before the database closes
+      await stopReconciliation();
       await db.close();
     })();
     return closing;

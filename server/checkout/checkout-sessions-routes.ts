@@ -20,6 +20,7 @@ import type { Checkout } from './checkout.ts';
 import type { CheckoutDeps } from './deps.ts';
 import { parseOr400 } from './field-errors.ts';
 import { type GatewaySession, readSession as readGatewaySession } from './gateway-calls.ts';
+import { payInProgress } from './pay.ts';
 import { originOf } from './pay-routes.ts';
 import { revokeWalletTokens } from './otp.ts';
 import { announceCanceled } from './session-expiry.ts';
@@ -177,13 +178,9 @@ async function cancelSession(deps: CheckoutDeps, request: FastifyRequest, reply:
     await announceCanceled(deps, session);
     return view;
   }
-  throw new PayframeError(
-    view.status === 'paid'
-      ? 'session_paid'
-      : view.status === 'expired'
-        ? 'session_expired'
-        : 'payment_in_progress',
-  );
+  // Open still: the gateway waited a few seconds for the claim held on it, and its verdict is not in.
+  if (view.status === 'open') throw payInProgress(deps, session.paymentSettlesBy);
+  throw new PayframeError(view.status === 'paid' ? 'session_paid' : 'session_expired');
 }
 
 export async function checkoutSessionsRoutes(

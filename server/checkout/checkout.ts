@@ -6,21 +6,24 @@
 
 import type { CheckoutDeps, CheckoutOptions } from './deps.ts';
 import { defaultContexts } from './contexts.ts';
-import { pruneKeys } from './idempotency.ts';
+import { pruneKeys, releaseAbandonedKeys } from './idempotency.ts';
 import { pruneOtp } from './otp.ts';
 import { DEFAULT_LIMITS, MemoryRateLimiter, pruneCounters } from './rate-limit.ts';
-import { recoverAttempts } from './recovery.ts';
+import { PAY_ENDPOINT, RECOVERY_INTERVAL_MS, recoverAttempts, type RecoveryOptions } from './recovery.ts';
 import { announceEndedSessions } from './session-expiry.ts';
 import { deliverWebhooks } from './webhooks.ts';
 
 export interface Checkout {
   deps: CheckoutDeps;
-  recoverAttempts(): ReturnType<typeof recoverAttempts>;
+  recoverAttempts(options?: Pick<RecoveryOptions, 'olderThanMs'>): ReturnType<typeof recoverAttempts>;
   deliverWebhooks(): ReturnType<typeof deliverWebhooks>;
   announceEndedSessions(): Promise<number>;
   prune(): Promise<void>;
-  /** Recovery at once, then every job every `intervalMs`; returns a function that stops them. */
-  startWorkers(intervalMs?: number): () => void;
+  /**
+   * Recovery at once (of attempts older than `firstRecoveryOlderThanMs`, default the stale time),
+   * then every job every `intervalMs`; returns a function that stops them.
+   */
+  startWorkers(intervalMs?: number, firstRecoveryOlderThanMs?: number): () => void;
 }
 
 export function createCheckout(options: CheckoutOptions): Checkout {
@@ -36,7 +39,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     now: options.now ?? (() => new Date()),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     memoryLimits: new MemoryRateLimiter(),
-    staleAttemptMs: options.staleAttemptMs ?? 120_000,
+    staleAttemptMs: options.staleAttemptMs ?? 40_000,
     webhooks: {
       timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
       baseDelayMs: options.webhooks?.baseDelayMs ?? 30_000,
@@ -48,21 +51,25 @@ export function createCheckout(options: CheckoutOptions): Checkout {
   };
   const checkout: Checkout = {
     deps,
-    recoverAttempts: () => recoverAttempts(deps),
+    recoverAttempts: (options = {}) => recoverAttempts(deps, options),
     deliverWebhooks: () => deliverWebhooks(deps),
     announceEndedSessions: () => announceEndedSessions(deps),
     async prune() {
       await pruneKeys(deps.db, deps.now());
+      await releaseAbandonedKeys(deps.db, PAY_ENDPOINT, new Date(deps.now().getTime() - deps.staleAttemptMs));
       await pruneCounters(deps.db, deps.now());
       await pruneOtp(deps.db, deps.now());
     },
-    startWorkers(intervalMs = 5_000) {
+    startWorkers(intervalMs = RECOVERY_INTERVAL_MS, firstRecoveryOlderThanMs?: number) {
       let running = false;
+      let first = true;
       const tick = async () => {
         if (running) return;
         running = true;
         try {
-          await checkout.recoverAttempts();
+          const olderThanMs = first ? firstRecoveryOlderThanMs : undefined;
+          first = false;
+          await checkout.recoverAttempts(olderThanMs === undefined ? {} : { olderThanMs });
           await checkout.announceEndedSessions();
           await checkout.deliverWebhooks();
           await checkout.prune();

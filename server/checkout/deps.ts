@@ -40,7 +40,7 @@ export interface CheckoutOptions {
   limits?: Partial<RateLimits>;
   /**
    * An attempt still `started` after this long is resolved by recovery. It must exceed the longest
-   * a ProcessTransaction call can take (the SOAP client's limit is 15 s). Default 120 000 ms.
+   * a PayCheckoutSession call can take (the SOAP client's limit is 15 s). Default 40 000 ms.
    */
   staleAttemptMs?: number;
   webhooks?: WebhookOptions;

@@ -42,6 +42,8 @@ export interface GatewaySession extends SessionSnapshot {
   status: SessionStatus;
   /** The gateway holds a payment claim on the session: an attempt is running or was cut short. */
   paymentInProgress: boolean;
+  /** While a claim is held: the latest time the gateway settles it (PaymentSettlesBy). */
+  paymentSettlesBy: Date | null;
   expiresAt: Date;
   /** When it was canceled (null unless Canceled). */
   canceledAt: Date | null;
@@ -116,6 +118,7 @@ export function sessionOf(d: Detail): GatewaySession {
     token,
     status: STATUS_OF[d.Status],
     paymentInProgress: d.PaymentInProgress,
+    paymentSettlesBy: d.PaymentSettlesBy ? new Date(d.PaymentSettlesBy) : null,
     ...snapshotOf(d),
     expiresAt: new Date(d.ExpiresAt),
     canceledAt: d.CanceledAt ? new Date(d.CanceledAt) : null,

@@ -7,10 +7,7 @@
  * checkout's payment and webhook, the attempt succeeded. On PGlite and on PostgreSQL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../db/database.ts';
-import type { GatewayDeps } from '../gateway/gateway-call.ts';
 import { settleStaleClaims } from '../gateway/payments/claim-sweep.ts';
-import type { Processor, ProcessorResult } from '../gateway/processor/processor.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import {
   approvedTransactions,
@@ -22,55 +19,11 @@ import {
   openCheckoutWorld,
   pay,
 } from './testing/checkout-world.ts';
+import { crashAfterProcessor } from './testing/gateway-faults.ts';
 
 /** The checkout's stale time here; the gateway's claim timeout is half the configured default (60 s). */
 const STALE_MS = 60_000;
 const PAST_BOTH = 61_000;
-
-/**
- * Arms a crash of the gateway right after the processor answers a card: the gateway's next
- * transaction (the record of the outcome) throws, as if the process had died there. `answer`
- * replaces the processor's answer (default: the real processor's).
- */
-function crashAfterProcessor(deps: GatewayDeps, answer?: () => ProcessorResult) {
-  const realDb = deps.db;
-  const realProcessor = deps.processor;
-  let armed = false;
-  const state = { crashed: 0 };
-  deps.db = new Proxy(realDb, {
-    get(target, prop, receiver) {
-      if (prop === 'transaction' && armed) {
-        return () => {
-          armed = false;
-          state.crashed++;
-          return Promise.reject(new Error('the gateway died before recording the outcome'));
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as Database;
-  deps.processor = new Proxy(realProcessor, {
-    get(target, prop, receiver) {
-      if (prop === 'authorizeCard') {
-        return async (req: Parameters<Processor['authorizeCard']>[0]) => {
-          const result = answer ? answer() : await target.authorizeCard(req);
-          armed = true;
-          return result;
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return {
-    state,
-    restore() {
-      deps.db = realDb;
-      deps.processor = realProcessor;
-    },
-  };
-}
 
 describe.each(databaseTargets())('the gateway settles its own in-doubt claims ($name)', (target) => {
   let w: CheckoutWorld | undefined;

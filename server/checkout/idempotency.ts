@@ -144,6 +144,24 @@ export async function releaseKey(q: Queryable, scope: KeyScope): Promise<void> {
   );
 }
 
+/**
+ * Frees keys of `endpoint` left `in_flight` since before `before` that no `started` attempt holds
+ * (issue 21): their request died before its attempt was committed, or between a decision and the
+ * key's answer (a receipt served from the checkout's own record). A `started` attempt's key is
+ * recovery's to settle. The same key then runs again and gets the real answer.
+ */
+export async function releaseAbandonedKeys(q: Queryable, endpoint: string, before: Date): Promise<number> {
+  const { rowCount } = await q.query(
+    `delete from checkout_idempotency k
+     where k.endpoint = $1 and k.state = 'in_flight' and k.created_at < $2
+       and not exists (select 1 from checkout_attempts a
+                       where a.session_token = k.session_token and a.idempotency_key = k.key
+                         and a.state = 'started')`,
+    [endpoint, before],
+  );
+  return rowCount;
+}
+
 export async function pruneKeys(q: Queryable, now: Date): Promise<number> {
   const { rowCount } = await q.query('delete from checkout_idempotency where created_at < $1', [
     new Date(now.getTime() - KEY_RETENTION_MS),

@@ -36,7 +36,7 @@ import {
 import { revokeWalletTokens } from './otp.ts';
 import { hitAll, type Rule } from './rate-limit.ts';
 import type { Attempt, Payment } from './records.ts';
-import { PAY_ENDPOINT, recoverAttempt, recoverAttempts } from './recovery.ts';
+import { PAY_ENDPOINT, RECOVERY_INTERVAL_MS, recoverAttempt } from './recovery.ts';
 import { paidBody } from './redirect.ts';
 import { announceCanceled } from './session-expiry.ts';
 import { challengeIdOf } from './three-ds-results.ts';
@@ -61,6 +61,29 @@ type PayResult = OperationResult<'PayCheckoutSession'>;
 
 function isStale(deps: CheckoutDeps, since: Date): boolean {
   return deps.now().getTime() - since.getTime() > deps.staleAttemptMs;
+}
+
+/**
+ * A 409's Retry-After, true (issue 21): until `until` — when a request still running is taken for cut
+ * short (its start + the stale time), or when the gateway settles the claim it holds — or, not
+ * knowing, until recovery's next run. Never less than a second.
+ */
+export function payInProgress(
+  deps: Pick<CheckoutDeps, 'now'>,
+  until: Date | null,
+  message?: string,
+): PayframeError {
+  const ms = until ? until.getTime() - deps.now().getTime() : RECOVERY_INTERVAL_MS;
+  return new PayframeError('payment_in_progress', message, undefined, {
+    retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)),
+  });
+}
+
+/** When a `started` attempt is settled at the latest: when it turns stale, or as recovery learnt. */
+function settledBy(deps: CheckoutDeps, startedAt: Date | undefined, recovered: Date | null): Date | null {
+  if (recovered) return recovered;
+  if (startedAt && !isStale(deps, startedAt)) return new Date(startedAt.getTime() + deps.staleAttemptMs + 1);
+  return null;
 }
 
 /**
@@ -127,15 +150,19 @@ export async function paySession(
     [`pay:session:${token}`, deps.limits.payPerSession],
   ] as const;
   let begun = await begin(deps, scope, fingerprint, method, limits);
+  // What recovery learnt of a claim the gateway still holds: when it settles it at the latest.
+  let recovered: Date | null = null;
   if (begun.kind === 'in_flight' && isStale(deps, begun.since)) {
     // The request holding the key died: settle its attempt, or free a key no attempt holds.
-    await recoverAttempts(deps, { sessionToken: token, origin });
+    const stale = await startedAttempt(deps.db, token);
+    if (stale && isStale(deps, stale.startedAt))
+      recovered = (await recoverAttempt(deps, stale, origin)).settlesBy;
     const started = await startedAttempt(deps.db, token);
     if (started?.idempotencyKey !== key) await releaseKey(deps.db, scope);
     begun = await begin(deps, scope, fingerprint, method, []);
   }
   if (begun.kind === 'busy' && begun.other && isStale(deps, begun.other.startedAt)) {
-    await recoverAttempt(deps, begun.other, origin);
+    recovered = (await recoverAttempt(deps, begun.other, origin)).settlesBy;
     begun = await begin(deps, scope, fingerprint, method, []);
   }
   switch (begun.kind) {
@@ -143,13 +170,16 @@ export async function paySession(
       throw new PayframeError('rate_limited', undefined, undefined, { retryAfterSeconds: begun.wait });
     case 'mismatch':
       throw new PayframeError('idempotency_mismatch');
-    case 'in_flight':
-      throw new PayframeError(
-        'payment_in_progress',
+    case 'in_flight': {
+      const attempt = await startedAttempt(deps.db, token);
+      throw payInProgress(
+        deps,
+        settledBy(deps, attempt?.idempotencyKey === key ? attempt.startedAt : begun.since, recovered),
         'A request with this Idempotency-Key is still in progress. Try again shortly.',
       );
+    }
     case 'busy':
-      throw new PayframeError('payment_in_progress');
+      throw payInProgress(deps, settledBy(deps, begun.other?.startedAt, recovered));
     case 'replay':
       return { json: begun.body, replayed: true };
     case 'paid': {
@@ -292,7 +322,7 @@ async function settle(
     }
     case 'InProgress':
       await giveUp(deps, scope, attempt, '09', 'in progress');
-      throw new PayframeError('payment_in_progress');
+      throw payInProgress(deps, res.PaymentSettlesBy ? new Date(res.PaymentSettlesBy) : null);
     case 'Closed':
       // The session changed under the attempt (a cancel or the expiry won the race): not a decline.
       await giveUp(deps, scope, attempt, '12', res.Status);
@@ -318,13 +348,8 @@ export async function cancelSession(
     else session = { ...session, status: 'canceled' };
   }
   if (session.status !== 'canceled') {
-    throw new PayframeError(
-      session.status === 'paid'
-        ? 'session_paid'
-        : session.status === 'expired'
-          ? 'session_expired'
-          : 'payment_in_progress',
-    );
+    if (session.status === 'open') throw payInProgress(deps, session.paymentSettlesBy);
+    throw new PayframeError(session.status === 'paid' ? 'session_paid' : 'session_expired');
   }
   // Also when it was canceled already: a first cancel cut short before these two is finished here
   // (both are once-only).

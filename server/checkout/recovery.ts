@@ -34,6 +34,15 @@ export const PAY_ENDPOINT = 'pay';
 
 export type Resolution = 'succeeded' | 'failed' | 'unknown';
 
+/** How often every instance's recovery runs (checkout.ts `startWorkers`). */
+export const RECOVERY_INTERVAL_MS = 5_000;
+
+export interface Recovered {
+  resolution: Resolution;
+  /** Unknown because the gateway holds a claim: the latest time it settles it, when it said. */
+  settlesBy: Date | null;
+}
+
 export function workerOrigin(log: FastifyBaseLogger): CallOrigin {
   return { requestId: 'checkout-recovery', remoteAddress: '127.0.0.1', log };
 }
@@ -42,13 +51,13 @@ export async function recoverAttempt(
   deps: CheckoutDeps,
   attempt: Attempt,
   origin: CallOrigin,
-): Promise<Resolution> {
+): Promise<Recovered> {
   let found: GatewaySession | null;
   try {
     found = await readSessionAsService(deps, origin, attempt.sessionToken);
   } catch (err) {
     deps.log.warn({ err, attemptId: attempt.id }, 'attempt recovery: gateway unavailable');
-    return 'unknown';
+    return { resolution: 'unknown', settlesBy: null };
   }
   const now = deps.now();
   const scope: KeyScope = {
@@ -78,14 +87,14 @@ export async function recoverAttempt(
       deps.now(),
     );
     deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the session was paid');
-    return 'succeeded';
+    return { resolution: 'succeeded', settlesBy: null };
   }
   if (found?.paymentInProgress) {
     // The gateway's verdict is pending: its claim's attempt is running, or was cut short and is
     // settled by the gateway's own sweep within seconds (claim-sweep.ts). Open or past its time,
     // the session may yet turn out paid: wait for the verdict, never conclude "not charged".
     deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the gateway still holds a payment claim');
-    return 'unknown';
+    return { resolution: 'unknown', settlesBy: found.paymentSettlesBy };
   }
   await deps.db.transaction(async (tx) => {
     await finishAttempt(
@@ -101,19 +110,31 @@ export async function recoverAttempt(
     { attemptId: attempt.id, status: found?.status ?? 'unknown' },
     'attempt recovery: nothing was charged',
   );
-  return 'failed';
+  return { resolution: 'failed', settlesBy: null };
+}
+
+export interface RecoveryOptions {
+  sessionToken?: string;
+  origin?: CallOrigin;
+  /**
+   * Attempts started longer ago than this are recovered; default `staleAttemptMs`. 0 only at the
+   * start of the one process a PGlite database admits: no attempt of a live request exists yet, so
+   * every `started` one was cut short by the process that went before.
+   */
+  olderThanMs?: number;
 }
 
 /** Resolves every stale `started` attempt (or those of one session). */
 export async function recoverAttempts(
   deps: CheckoutDeps,
-  options: { sessionToken?: string; origin?: CallOrigin } = {},
+  options: RecoveryOptions = {},
 ): Promise<Record<Resolution, number>> {
-  const before = new Date(deps.now().getTime() - deps.staleAttemptMs);
+  // Taken before the first await: a caller may start serving right after this call.
+  const before = new Date(deps.now().getTime() - (options.olderThanMs ?? deps.staleAttemptMs));
   const stale = await staleAttempts(deps.db, before, options.sessionToken);
   const tally: Record<Resolution, number> = { succeeded: 0, failed: 0, unknown: 0 };
   for (const attempt of stale) {
-    tally[await recoverAttempt(deps, attempt, options.origin ?? workerOrigin(deps.log))]++;
+    tally[(await recoverAttempt(deps, attempt, options.origin ?? workerOrigin(deps.log))).resolution]++;
   }
   return tally;
 }

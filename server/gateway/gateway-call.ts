@@ -27,6 +27,8 @@ export interface GatewayDeps {
   now: () => Date;
   /** How long a session's payment claim holds before another caller treats it as cut short. */
   claimTimeoutMs?: number;
+  /** How long a cancel waits for a held claim's verdict (claim-sweep.ts `awaitClaim`); default 5 s. */
+  cancelWaitMs?: number;
 }
 
 export interface GatewayCall {

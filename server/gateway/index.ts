@@ -11,7 +11,13 @@ import type { CallContext } from './port.ts';
 import { createGateway } from './gateway.ts';
 import type { GatewayDeps } from './gateway-call.ts';
 import { MerchantStore } from './merchants/merchant-store.ts';
-import { CLAIM_SWEEP_INTERVAL_MS, type ClaimSweepResult, settleStaleClaims } from './payments/claim-sweep.ts';
+import {
+  CLAIM_SWEEP_BATCH,
+  CLAIM_SWEEP_INTERVAL_MS,
+  type ClaimSweepResult,
+  settleStaleClaims,
+} from './payments/claim-sweep.ts';
+import { ReconciliationStatus } from './payments/reconciliation-job.ts';
 import { runDueSchedules } from './payments/recurring-runner.ts';
 import { DatabaseLedger } from './processor/ledger.ts';
 import { SimulatorProcessor } from './processor/simulator.ts';
@@ -25,6 +31,8 @@ export interface Gateway {
   service: TransactionService<CallContext>;
   deps: GatewayDeps;
   keys: VaultKeys;
+  /** The last reconciliation's report (payments/reconciliation-job.ts). */
+  reconciliation: ReconciliationStatus;
 }
 
 export async function openGateway(
@@ -52,7 +60,7 @@ export async function openGateway(
     now,
     claimTimeoutMs: config.stalePaymentMs / 2,
   };
-  return { service: createGateway(deps), deps, keys };
+  return { service: createGateway(deps), deps, keys, reconciliation: new ReconciliationStatus() };
 }
 
 /** Runs the recurring runner every `intervalMs`; returns a function that stops it. */
@@ -105,4 +113,28 @@ export function startClaimSweep(
     clearInterval(timer);
     await pass;
   };
+}
+
+/**
+ * Settles every claim held, whatever its age, until none is left: at the start of the only process
+ * on the database (PGlite), before it serves, when no claim can belong to a live attempt.
+ */
+export async function settleClaimsAtStart(
+  deps: GatewayDeps,
+  report: {
+    onSettled: (result: ClaimSweepResult) => void;
+    onError: (err: unknown, reference?: string) => void;
+  },
+): Promise<void> {
+  const since = deps.now().getTime();
+  for (;;) {
+    // Claims taken by this loop carry a renewed time: only those held before it started are taken.
+    const result = await settleStaleClaims(deps, {
+      olderThanMs: deps.now().getTime() - since,
+      onError: report.onError,
+    });
+    report.onSettled(result);
+    if (result.recorded.length + result.released.length + result.unresolved.length < CLAIM_SWEEP_BATCH)
+      return;
+  }
 }

@@ -112,6 +112,9 @@ export const extensionTypes = [
     field('Status', CheckoutSessionStatus, required),
     // A payment claim is held on the session right now (another payment would answer InProgress).
     field('PaymentInProgress', 'boolean', required),
+    // While a claim is held: the latest time the gateway settles it if its attempt does not (the
+    // claim timeout, then one pass of its sweep). A caller waits until then, not longer.
+    field('PaymentSettlesBy', 'dateTime'),
     field('TransactionID', 'long'), // when Paid
     field('Amount', 'decimal', required),
     field('Currency', 'string'),
@@ -134,6 +137,7 @@ export const extensionTypes = [
   complexType('CheckoutPaymentResult', [
     field('Outcome', CheckoutPaymentOutcome, required),
     field('Status', CheckoutSessionStatus, required), // the session's status after the call
+    field('PaymentSettlesBy', 'dateTime'), // InProgress: as in CheckoutSessionDetail
     field('TransactionID', 'long'),
     field('ResponseCode', 'string'),
     field('DeclineReason', DeclineReason),

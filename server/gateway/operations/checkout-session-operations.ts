@@ -10,6 +10,7 @@ import type { OperationParams, OperationResult } from '../../../shared/contract/
 import { fromCents } from '../../../shared/money.ts';
 import { PayframeError } from '../../errors.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
+import { claimSettlesBy } from '../payments/claim-sweep.ts';
 import { paySessionSale } from '../payments/session-sale.ts';
 import type { SessionStatus } from '../sessions/checkout-session-store.ts';
 import {
@@ -81,6 +82,10 @@ function snapshot(record: SessionRecord) {
   };
 }
 
+function settlesBy(deps: GatewayDeps, record: SessionRecord) {
+  return record.claimedAt ? { PaymentSettlesBy: claimSettlesBy(deps, record.claimedAt).toISOString() } : {};
+}
+
 export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail {
   const { session: s, merchant: m } = record;
   return {
@@ -89,6 +94,7 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
     // Also once the session's time ran out: a claim taken before then may still turn out charged
     // (the gateway's claim sweep settles it), so the session's end is not yet known.
     PaymentInProgress: record.claimed && (s.status === 'open' || s.status === 'expired'),
+    ...settlesBy(deps, record),
     ...snapshot(record),
     ExpiresAt: s.expiresAt.toISOString(),
     CanceledAt: s.canceledAt?.toISOString() ?? null,
@@ -189,7 +195,13 @@ export async function payCheckoutSession(
     case 'not_found':
       throw new PayframeError('not_found', NOT_FOUND);
     case 'in_progress':
-      return { Outcome: 'InProgress', Status: 'Open', ...snapshot(out.record), PaidAt: null };
+      return {
+        Outcome: 'InProgress',
+        Status: 'Open',
+        ...settlesBy(deps, out.record),
+        ...snapshot(out.record),
+        PaidAt: null,
+      };
     case 'unavailable': {
       const record = out.record;
       if (record.session.status === 'paid') {

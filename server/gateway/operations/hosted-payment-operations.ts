@@ -8,6 +8,7 @@ import { fromCents } from '../../../shared/money.ts';
 import { PayframeError } from '../../errors.ts';
 import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
+import { awaitClaim } from '../payments/claim-sweep.ts';
 import type { CheckoutSession } from '../sessions/checkout-session-store.ts';
 
 export function checkoutUrl(deps: GatewayDeps, token: string): string {
@@ -134,6 +135,11 @@ export async function cancelHostedPayment(
   if (!session || !visible) return { Status: false, Message: 'This checkout session does not exist.' };
   if (session.status !== 'open') return { Status: false, Message: UNAVAILABLE[session.status] };
   if (await deps.sessions.cancel(deps.db, session.id)) {
+    return { Status: true, Message: 'This checkout session was canceled.' };
+  }
+  // A payment claim is held: its verdict first (bounded; a cut-short one is settled now), then the
+  // truth — paid: not canceled; not charged: canceled.
+  if ((await awaitClaim(deps, session.id)) && (await deps.sessions.cancel(deps.db, session.id))) {
     return { Status: true, Message: 'This checkout session was canceled.' };
   }
   const now = await deps.sessions.getByToken(deps.db, token);

@@ -32,6 +32,15 @@ export const CLAIM_SWEEP_BATCH = 50;
 /** How often the sweep runs (and once at start); the claim timeout when that is shorter. */
 export const CLAIM_SWEEP_INTERVAL_MS = 10_000;
 
+/**
+ * The latest time a claim taken at `claimedAt` is settled if its attempt does not settle it: when it
+ * turns stale, plus one sweep interval. What a 409's Retry-After says (issue 21).
+ */
+export function claimSettlesBy(deps: Pick<GatewayDeps, 'claimTimeoutMs'>, claimedAt: Date): Date {
+  const timeout = deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS;
+  return new Date(claimedAt.getTime() + timeout + Math.min(CLAIM_SWEEP_INTERVAL_MS, timeout));
+}
+
 /** The processor references a pass settled, by verdict: each a line in the log. */
 export interface ClaimSweepResult {
   /** Charged: the transaction recorded, the session paid. */
@@ -52,10 +61,18 @@ interface StaleClaim {
 
 type Verdict = keyof ClaimSweepResult;
 
-/** Takes up to `limit` claims older than the timeout, renewing them as this pass's lease. */
-async function takeStaleClaims(deps: GatewayDeps, limit: number): Promise<StaleClaim[]> {
+/**
+ * Takes up to `limit` claims older than the timeout (of the given sessions only, when named),
+ * renewing them as this pass's lease.
+ */
+async function takeStaleClaims(
+  deps: GatewayDeps,
+  limit: number,
+  sessionIds: readonly string[] | null,
+  olderThanMs: number,
+): Promise<StaleClaim[]> {
   const now = deps.now();
-  const before = new Date(now.getTime() - (deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS));
+  const before = new Date(now.getTime() - olderThanMs);
   const { rows } = await deps.db.query<{
     id: string;
     merchant_id: string;
@@ -66,10 +83,11 @@ async function takeStaleClaims(deps: GatewayDeps, limit: number): Promise<StaleC
     `update checkout_sessions s set claimed_at = $2
      from (select id from checkout_sessions
            where claim_reference is not null and claimed_at <= $1
+             and ($4::bigint[] is null or id = any($4::bigint[]))
            order by claimed_at limit $3 for update skip locked) stale
      where s.id = stale.id
      returning s.id, s.merchant_id, s.amount, s.claim_reference, s.claim_charge`,
-    [before, now, limit],
+    [before, now, limit, sessionIds],
   );
   return rows.map((r) => ({
     sessionId: r.id,
@@ -127,13 +145,55 @@ async function settle(deps: GatewayDeps, claim: StaleClaim): Promise<Verdict | n
   return record(deps, claim, settled.result, settled.detail);
 }
 
+export interface SweepOptions {
+  limit?: number;
+  /** Only these sessions' claims (reconciliation's repairs, a cancel waiting on a claim). */
+  sessionIds?: readonly string[];
+  /**
+   * Claims older than this count as cut short; default the claim timeout. Shorter only when no live
+   * attempt can hold a claim: at the start of the one process a PGlite database admits.
+   */
+  olderThanMs?: number;
+  onError?: (err: unknown, reference: string) => void;
+}
+
+/** How long a cancel waits at most for the verdict on a claim (a live pay takes well under it). */
+export const CANCEL_WAIT_MS = 5_000;
+const CLAIM_POLL_MS = 100;
+
+/**
+ * Waits, at most `deps.cancelWaitMs`, until no claim is held on the session: a live attempt ends, or
+ * a claim older than the timeout is settled here and now through the sweep (issue 21: a cancel of a
+ * session with an in-doubt claim answers the verdict, not "in progress" until someone pays again).
+ * True when the session holds no claim any more.
+ */
+export async function awaitClaim(deps: GatewayDeps, sessionId: string): Promise<boolean> {
+  const deadline = Date.now() + (deps.cancelWaitMs ?? CANCEL_WAIT_MS);
+  for (;;) {
+    await settleStaleClaims(deps, { sessionIds: [sessionId], limit: 1 });
+    const { rows } = await deps.db.query(
+      'select 1 from checkout_sessions where id = $1 and claim_reference is not null',
+      [sessionId],
+    );
+    if (!rows[0]) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+  }
+}
+
 /** One pass: settles the claims left by attempts cut short; answers which it settled, and how. */
 export async function settleStaleClaims(
   deps: GatewayDeps,
-  options: { limit?: number; onError?: (err: unknown, reference: string) => void } = {},
+  options: SweepOptions = {},
 ): Promise<ClaimSweepResult> {
   const settled: ClaimSweepResult = { recorded: [], released: [], unresolved: [] };
-  for (const claim of await takeStaleClaims(deps, options.limit ?? CLAIM_SWEEP_BATCH)) {
+  const claims = await takeStaleClaims(
+    deps,
+    options.limit ?? CLAIM_SWEEP_BATCH,
+    options.sessionIds ?? null,
+    options.olderThanMs ?? deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS,
+  );
+  for (const claim of claims) {
     let verdict: Verdict | null;
     try {
       verdict = await settle(deps, claim);

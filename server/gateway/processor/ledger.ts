@@ -7,7 +7,7 @@
  * one entry and one charge.
  */
 import type { Queryable } from '../../db/database.ts';
-import type { ProcessorResult } from './processor.ts';
+import type { ChargeWindow, ProcessorResult, RecordedCharge } from './processor.ts';
 
 export type LedgerKind = 'authorize' | 'verify' | 'ach_debit' | 'capture' | 'refund' | 'void';
 
@@ -22,20 +22,40 @@ export interface ProcessorLedger {
   /** Records `entry` unless its reference is taken; returns the entry that holds the reference. */
   record(entry: LedgerEntry): Promise<LedgerEntry>;
   get(reference: string): Promise<LedgerEntry | null>;
+  /** Approved `authorize` and `ach_debit` entries recorded in the window, oldest first. */
+  approvedCharges(window: ChargeWindow): Promise<RecordedCharge[]>;
 }
 
+/** Kinds that move the shopper's money towards the merchant: what reconciliation checks. */
+const CHARGE_KINDS: readonly LedgerKind[] = ['authorize', 'ach_debit'];
+
 export class MemoryLedger implements ProcessorLedger {
-  readonly #entries = new Map<string, LedgerEntry>();
+  readonly #entries = new Map<string, { entry: LedgerEntry; at: Date }>();
 
   async record(entry: LedgerEntry): Promise<LedgerEntry> {
     const existing = this.#entries.get(entry.reference);
-    if (existing) return existing;
-    this.#entries.set(entry.reference, entry);
+    if (existing) return existing.entry;
+    this.#entries.set(entry.reference, { entry, at: new Date() });
     return entry;
   }
 
   async get(reference: string): Promise<LedgerEntry | null> {
-    return this.#entries.get(reference) ?? null;
+    return this.#entries.get(reference)?.entry ?? null;
+  }
+
+  async approvedCharges({ after, before, limit }: ChargeWindow): Promise<RecordedCharge[]> {
+    return [...this.#entries.values()]
+      .filter(
+        ({ entry, at }) =>
+          CHARGE_KINDS.includes(entry.kind) && entry.result.approved && at >= after && at < before,
+      )
+      .sort((a, b) => a.at.getTime() - b.at.getTime())
+      .slice(0, limit)
+      .map(({ entry, at }) => ({
+        reference: entry.reference,
+        approvedAmountCents: entry.result.approvedAmountCents,
+        recordedAt: at,
+      }));
   }
 }
 
@@ -85,5 +105,19 @@ export class DatabaseLedger implements ProcessorLedger {
       [reference],
     );
     return rows[0] ? entryOf(rows[0]) : null;
+  }
+
+  async approvedCharges({ after, before, limit }: ChargeWindow): Promise<RecordedCharge[]> {
+    const { rows } = await this.q.query<{ reference: string; amount: string; created_at: Date }>(
+      `select reference, result->>'approvedAmountCents' as amount, created_at from processor_ledger
+       where created_at >= $1 and created_at < $2 and kind = any($3) and (result->>'approved')::boolean
+       order by created_at limit $4`,
+      [after, before, CHARGE_KINDS, limit],
+    );
+    return rows.map((r) => ({
+      reference: r.reference,
+      approvedAmountCents: BigInt(r.amount),
+      recordedAt: r.created_at,
+    }));
   }
 }

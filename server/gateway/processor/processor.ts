@@ -103,6 +103,25 @@ export interface Processor {
   voidAuthorization(req: Omit<FollowUp, 'amountCents'> & { amountCents?: bigint }): Promise<ProcessorResult>;
   /** What the processor answered to `reference`, or null if it never recorded it (nothing charged). */
   lookup(reference: string): Promise<ProcessorResult | null>;
+  /**
+   * The charges it approved (card authorisations and ACH debits, partial approvals included)
+   * recorded in [after, before), oldest first, at most `limit`: the processor's side of the
+   * reconciliation (payments/reconciliation.ts). A real acquirer answers it from its settlement or
+   * transaction report.
+   */
+  approvedCharges(window: ChargeWindow): Promise<RecordedCharge[]>;
+}
+
+export interface ChargeWindow {
+  after: Date;
+  before: Date;
+  limit: number;
+}
+
+export interface RecordedCharge {
+  reference: string;
+  approvedAmountCents: bigint;
+  recordedAt: Date;
 }
 
 /** A reference was sent again with a different request: a bug in the caller, never a retry. */

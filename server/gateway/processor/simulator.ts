@@ -23,9 +23,11 @@ import {
   type CardAuthorization,
   type CvvResult,
   type FollowUp,
+  type ChargeWindow,
   type Processor,
   ProcessorReferenceError,
   type ProcessorResult,
+  type RecordedCharge,
   RESPONSE_MESSAGES,
   type ResponseCode,
 } from './processor.ts';
@@ -165,6 +167,10 @@ export class SimulatorProcessor implements Processor {
 
   async lookup(reference: string): Promise<ProcessorResult | null> {
     return (await this.#ledger.get(reference))?.result ?? null;
+  }
+
+  approvedCharges(window: ChargeWindow): Promise<RecordedCharge[]> {
+    return this.#ledger.approvedCharges(window);
   }
 
   /**

@@ -28,6 +28,8 @@ export interface SessionRecord {
    * not known yet, so nobody may conclude that nothing was charged (issue 21).
    */
   claimed: boolean;
+  /** When the held claim was taken (or its lease renewed by the sweep); null when none is held. */
+  claimedAt: Date | null;
   payment: SessionPayment | null;
 }
 
@@ -69,7 +71,8 @@ export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): Sessi
     };
   }
   const claimed = r.claim_reference !== null && r.claim_reference !== undefined;
-  return { session, merchant, keyEnc, claimed, payment };
+  const claimedAt = claimed ? ((r.claimed_at as Date | null) ?? null) : null;
+  return { session, merchant, keyEnc, claimed, claimedAt, payment };
 }
 
 /** The session of this token with its merchant and payment; null for a token that names none. */
