@@ -308,6 +308,15 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         ),
       ],
     },
+    35: {
+      tests: [
+        t(
+          'server/checkout/pay-limits.test.ts',
+          'junk from many addresses leaves the session its pays: the shopper still pays',
+        ),
+        t('server/checkout/pay-limits.test.ts', 'is counted per address: the fourth is 429'),
+      ],
+    },
   },
 
   xml: {
