@@ -5,3 +5,4 @@
 import './kill-pglite.suite.ts';
 import './kill-postgres.suite.ts';
 import './postgres-restart.suite.ts';
+import './in-doubt.suite.ts';

@@ -43,10 +43,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `payframe serve` and resolves once /readyz answers 200. */
-export async function startPayframe(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+/** Starts `payframe serve` (with `args`, e.g. a role) and resolves once /readyz answers 200. */
+export async function startPayframe(
+  env: Record<string, string>,
+  port?: number,
+  args: readonly string[] = [],
+): Promise<ServerProcess> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
