@@ -28,6 +28,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { metricsOf, registerMetrics } from './http/metrics.ts';
 import { requestIdOf } from './http/request-id.ts';
+import { lazyRequestLogger } from './http/request-logger.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerPinnedLoader } from './http/pinned-loader.ts';
 import { registerWidgetAssets, WIDGET_DIST } from './http/widget-assets.ts';
@@ -69,6 +70,8 @@ function baseApp(
     // X-Request-Id is kept only when it looks like an id (http/request-id.ts).
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // A request's child logger is made only when it logs (http/request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
     // Slow clients cannot hold a connection open for ever (slow-loris).
     connectionTimeout: 30_000,
     requestTimeout: 30_000,

@@ -15,12 +15,13 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { operations } from '../../shared/contract/index.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Database } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../gateway/port.ts';
+import { CounterTable, HistogramTable } from './metric-tables.ts';
 
 export const METRICS_PATH = '/metrics';
 const PAY_ROUTE = '/api/checkout/sessions/:token/pay';
@@ -68,32 +69,34 @@ export function metricsOf(app: FastifyInstance): Metrics {
 export function registerMetrics(app: FastifyInstance, { db, token }: MetricsOptions): Metrics {
   const registry = new Registry();
 
-  const httpRequests = new Counter({
-    name: 'payframe_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const httpDuration = new Histogram({
-    name: 'payframe_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method and route pattern.',
-    labelNames: ['method', 'route'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const soapOperations = new Counter({
-    name: 'payframe_soap_operations_total',
-    help: 'Transaction Service operations, by operation, binding and outcome (ok, fault, error).',
-    labelNames: ['operation', 'binding', 'outcome'] as const,
-    registers: [registry],
-  });
-  const soapDuration = new Histogram({
-    name: 'payframe_soap_operation_duration_seconds',
-    help: 'Time spent in a Transaction Service operation, by operation and binding.',
-    labelNames: ['operation', 'binding'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  // What every request updates: tables keyed by label values (metric-tables.ts), not prom-client's
+  // per-update label checks.
+  const httpRequests = new CounterTable(
+    'payframe_http_requests_total',
+    'HTTP requests answered, by method, route pattern and status.',
+    ['method', 'route', 'status'],
+    registry,
+  );
+  const httpDuration = new HistogramTable(
+    'payframe_http_request_duration_seconds',
+    'Time to answer an HTTP request, by method and route pattern.',
+    ['method', 'route'],
+    LATENCY_BUCKETS,
+    registry,
+  );
+  const soapOperations = new CounterTable(
+    'payframe_soap_operations_total',
+    'Transaction Service operations, by operation, binding and outcome (ok, fault, error).',
+    ['operation', 'binding', 'outcome'],
+    registry,
+  );
+  const soapDuration = new HistogramTable(
+    'payframe_soap_operation_duration_seconds',
+    'Time spent in a Transaction Service operation, by operation and binding.',
+    ['operation', 'binding'],
+    LATENCY_BUCKETS,
+    registry,
+  );
   const payments = new Counter({
     name: 'payframe_payments_total',
     help: 'Checkout payments, by outcome (approved, declined, requires_action, error) and method.',
@@ -123,22 +126,28 @@ export function registerMetrics(app: FastifyInstance, { db, token }: MetricsOpti
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Synchronous hooks: an async one costs every request a promise and a microtask turn.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = routeOf(request);
-    httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    httpRequests.inc(request.method, route, statusText(reply.statusCode));
+    httpDuration.observe(reply.elapsedTime / 1000, request.method, route);
     if (request.method === 'POST' && route.endsWith(SEND_CODE_SUFFIX) && reply.statusCode === 202) {
       otpSends.inc();
     }
+    done();
   });
 
   // The pay answer says what happened; a replay of an earlier answer is not a new payment.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'POST' || request.routeOptions.url !== PAY_ROUTE) return payload;
-    if (reply.getHeader('idempotent-replayed') === 'true') return payload;
-    const outcome = paymentOutcome(reply.statusCode, payload);
-    if (outcome) payments.inc({ outcome, method: paymentMethod(request.body) });
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      request.method === 'POST' &&
+      request.routeOptions.url === PAY_ROUTE &&
+      reply.getHeader('idempotent-replayed') !== 'true'
+    ) {
+      const outcome = paymentOutcome(reply.statusCode, payload);
+      if (outcome) payments.inc({ outcome, method: paymentMethod(request.body) });
+    }
+    done(null, payload);
   });
 
   app.get(METRICS_PATH, async (request, reply) => {
@@ -154,35 +163,45 @@ export function registerMetrics(app: FastifyInstance, { db, token }: MetricsOpti
   const metrics: Metrics = {
     registry,
     instrumentService(service) {
-      const names = new Set<string>(operations.map((op) => op.name));
-      return new Proxy(service, {
-        get(target, prop, receiver) {
-          const value: unknown = Reflect.get(target, prop, receiver);
-          if (typeof prop !== 'string' || !names.has(prop) || typeof value !== 'function') return value;
-          return async (params: unknown, context: CallContext) => {
-            const labels = { operation: prop, binding: context?.binding ?? 'unknown' };
-            const end = soapDuration.startTimer(labels);
-            try {
-              const result: unknown = await (value as (p: unknown, c: CallContext) => Promise<unknown>).call(
-                target,
-                params,
-                context,
-              );
-              soapOperations.inc({ ...labels, outcome: 'ok' });
-              return result;
-            } catch (err) {
-              soapOperations.inc({ ...labels, outcome: err instanceof PayframeError ? 'fault' : 'error' });
-              throw err;
-            } finally {
-              end();
-            }
-          };
-        },
-      });
+      // One wrapper per operation, made here once: the bindings call them on every request.
+      const instrumented: Record<string, (params: unknown, context: CallContext) => Promise<unknown>> = {};
+      const target = service as unknown as Record<string, (p: unknown, c: CallContext) => Promise<unknown>>;
+      for (const { name } of operations) {
+        const operation = target[name];
+        if (typeof operation !== 'function') continue;
+        instrumented[name] = async (params, context) => {
+          const binding = context?.binding ?? 'unknown';
+          const started = performance.now();
+          let outcome = 'error';
+          try {
+            const result = await operation.call(service, params, context);
+            outcome = 'ok';
+            return result;
+          } catch (err) {
+            if (err instanceof PayframeError) outcome = 'fault';
+            throw err;
+          } finally {
+            soapOperations.inc(name, binding, outcome);
+            soapDuration.observe((performance.now() - started) / 1000, name, binding);
+          }
+        };
+      }
+      return instrumented as unknown as TransactionService<CallContext>;
     },
   };
   byApp.set(app, metrics);
   return metrics;
+}
+
+const STATUS_TEXT = new Map<number, string>();
+/** The status code as a label value, its string made once per code. */
+function statusText(code: number): string {
+  let text = STATUS_TEXT.get(code);
+  if (text === undefined) {
+    text = String(code);
+    STATUS_TEXT.set(code, text);
+  }
+  return text;
 }
 
 /** The route pattern; requests that matched no route share one label. */

@@ -1,0 +1,76 @@
+/**
+ * The per-request logger made on first use (request-logger.ts): a request that logs nothing at the
+ * configured level makes no child logger; one that logs writes the same line a child would, with its
+ * request id, redaction and card-number masking.
+ */
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import { lazyRequestLogger } from './request-logger.ts';
+
+function appWith(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ level, destination: { write: (l) => lines.push(JSON.parse(l)) } });
+  let children = 0;
+  const child = logger.child;
+  // Counted on the root; pino's children inherit it, so `this` stays whichever logger is asked.
+  logger.child = function (this: typeof logger, ...args: Parameters<typeof child>) {
+    children++;
+    return child.apply(this, args);
+  } as typeof logger.child;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => 'req-1',
+    childLoggerFactory: lazyRequestLogger,
+  });
+  app.get('/quiet', async (request) => {
+    request.log.debug('not written at info');
+    return { ok: request.log.level };
+  });
+  app.get('/loud', async (request) => {
+    request.log.warn({ card: '4242 4242 4242 4242', authorization: 'Basic c2VjcmV0' }, 'something');
+    request.log.child({ step: 'inner' }).info('from a child');
+    return { ok: true };
+  });
+  return {
+    app,
+    lines,
+    children: () => children,
+    // Counted from when the app is ready: Fastify makes loggers of its own while it starts.
+    ready: async () => {
+      await app.ready();
+      children = 0;
+    },
+  };
+}
+
+describe('lazy request logger', () => {
+  it('makes no child logger for a request that writes nothing', async () => {
+    const { app, lines, children, ready } = appWith('info');
+    await ready();
+    const res = await app.inject({ url: '/quiet' });
+    expect(res.json()).toEqual({ ok: 'info' });
+    expect(children()).toBe(0);
+    expect(lines).toEqual([]);
+  });
+
+  it('writes what a child would: the request id bound, secrets redacted, card numbers masked', async () => {
+    const { app, lines, children, ready } = appWith('info');
+    await ready();
+    await app.inject({ url: '/loud' });
+    expect(children()).toBe(2); // the request's own, and the one it asked for
+    expect(lines).toHaveLength(2);
+    const [warn, info] = lines;
+    expect(warn).toMatchObject({ level: 40, reqId: 'req-1', msg: 'something', authorization: '[redacted]' });
+    expect(JSON.stringify(warn)).not.toContain('4242 4242 4242 4242');
+    expect(info).toMatchObject({ level: 30, reqId: 'req-1', step: 'inner', msg: 'from a child' });
+  });
+
+  it('follows the level: debug lines appear at debug', async () => {
+    const { app, lines } = appWith('debug');
+    await app.inject({ url: '/quiet' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 20, reqId: 'req-1', msg: 'not written at info' });
+  });
+});
