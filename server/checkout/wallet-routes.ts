@@ -128,6 +128,20 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
     return contact;
   }
 
+  /** The session, when it is open; else 404, or 409 `session_paid` / `_expired` / `_canceled`. */
+  async function openSessionOr409(request: FastifyRequest, token: string) {
+    const session = await readSessionAsService(deps, originOf(request), token);
+    if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
+    const status = session.status;
+    if (status !== 'open') {
+      await revokeWalletTokens(deps, token);
+      throw new PayframeError(
+        status === 'paid' ? 'session_paid' : status === 'expired' ? 'session_expired' : 'session_canceled',
+      );
+    }
+    return session;
+  }
+
   function byContact(c: Contact): { email: string | undefined; phoneNumber: string | undefined } {
     // Only the proven contact: the other one would widen the wallet (gateway-wallet-codes.md).
     return c.channel === 'email'
@@ -148,14 +162,7 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
     );
     const body = parseOr400(WalletSendCodeBody, request.body);
     const origin = originOf(request);
-    const session = await readSessionAsService(deps, origin, token);
-    if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
-    const status = session.status;
-    if (status !== 'open') {
-      throw new PayframeError(
-        status === 'paid' ? 'session_paid' : status === 'expired' ? 'session_expired' : 'session_canceled',
-      );
-    }
+    const session = await openSessionOr409(request, token);
 
     // The contacts asked for; with none, the session's own (invalid ones left out).
     const asked = body.email !== undefined || body.phone !== undefined;
@@ -237,6 +244,9 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
       deps.now(),
     );
     const body = parseOr400(WalletVerifyBody, request.body);
+    // A closed session (paid, expired, canceled) issues no credential, and ends those it issued
+    // (SESS-2); the code is left as it was.
+    await openSessionOr409(request, token);
     const outcome = await verifyCode(deps, token, body.verificationId, body.code);
     if (!outcome.ok) {
       throw new PayframeError('validation_failed', undefined, [

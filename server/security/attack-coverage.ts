@@ -317,6 +317,14 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         t('server/checkout/pay-limits.test.ts', 'is counted per address: the fourth is 429'),
       ],
     },
+    36: {
+      tests: [
+        t(
+          'server/checkout/wallet-closed.test.ts',
+          'verify on a session closed as %s issues no credential (%s)',
+        ),
+      ],
+    },
   },
 
   xml: {
