@@ -1,6 +1,7 @@
 /**
- * Operator commands on the gateway's data: `merchant create`, `session create` and `user create`. They open the
- * configured database like the server does (PGlite needs the server stopped, PostgreSQL does not).
+ * Operator commands on the gateway's data: `merchant create|roll-key|disable|enable`, `session create` and
+ * `user create`. They open the configured database like the server does (PGlite needs the server stopped,
+ * PostgreSQL does not: running instances hear of a merchant's change through the database, docs/gateway.md).
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
@@ -21,10 +22,47 @@ function rethrow(err: unknown): never {
   throw err;
 }
 
+const MERCHANT_USAGE =
+  'Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json] | ' +
+  'payframe merchant roll-key|disable|enable --merchant <id> [--json]';
+
+/** `merchant roll-key`, `merchant disable`, `merchant enable`: a change to an existing merchant. */
+async function merchantChange(sub: 'roll-key' | 'disable' | 'enable', rest: string[], out: Output) {
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: { json: { type: 'boolean' }, merchant: { type: 'string' } },
+  });
+  if (!values.merchant) throw usageError(`--merchant is required. ${MERCHANT_USAGE}`);
+  const id = values.merchant;
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    const { deps } = await openGateway(config, db);
+    if (sub === 'roll-key') {
+      const transactionKey = await deps.merchants.rollKey(db, id);
+      if (!transactionKey) throw new CliError('not_found', `No merchant ${id}.`);
+      out.result({ merchantId: id, transactionKey }, [
+        `Merchant ${id}: new TransactionKey: ${transactionKey}`,
+        '(Shown once. The old key no longer works; redirects are now signed with the new one.)',
+      ]);
+      return;
+    }
+    if (!(await deps.merchants.setDisabled(db, id, sub === 'disable')))
+      throw new CliError('not_found', `No merchant ${id}.`);
+    out.result({ merchantId: id, disabled: sub === 'disable' }, [`Merchant ${id} ${sub}d.`]);
+  } finally {
+    await db.close();
+  }
+}
+
 export async function merchantCommand(args: string[], out: Output): Promise<undefined> {
   const [sub, ...rest] = args;
-  if (sub !== 'create')
-    throw usageError('Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json]');
+  if (sub === 'roll-key' || sub === 'disable' || sub === 'enable') {
+    await merchantChange(sub, rest, out);
+    return undefined;
+  }
+  if (sub !== 'create') throw usageError(MERCHANT_USAGE);
   const { values } = parseArgs({
     args: rest,
     strict: true,

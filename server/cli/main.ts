@@ -31,6 +31,10 @@ Commands:
   migrate     Apply pending database migrations and exit
   merchant create --name <name> [--origin <url>]... [--3ds]
               Create a merchant; prints its id and TransactionKey (shown once)
+  merchant roll-key --merchant <id>
+              Replace a merchant's TransactionKey (the old one stops working; the new one is shown once)
+  merchant disable|enable --merchant <id>
+              Refuse (or accept again) a merchant's credential
   session create --merchant <id> --amount <10.50> [--return-url <url>] [--order <no>]
               Create a checkout session; prints its token and URL
   user create --merchant <id> --username <name> --password-stdin [--email <address>]

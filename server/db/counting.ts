@@ -89,6 +89,7 @@ export function countingDatabase(db: Database, options: CountingOptions = {}): C
 
   return {
     kind: db.kind,
+    ...(db.schema ? { schema: db.schema } : {}),
     query<Row = Record<string, unknown>>(
       sql: string,
       params?: readonly unknown[],
@@ -113,6 +114,8 @@ export function countingDatabase(db: Database, options: CountingOptions = {}): C
     ping() {
       return autocommit('select 1 -- ping', () => db.ping());
     },
+    // Listening is not a statement: its connection is the database's own business.
+    ...(db.listen ? { listen: db.listen.bind(db) } : {}),
     close: () => db.close(),
     snapshot: () => ({ ...work, sql: [...work.sql] }),
     reset() {

@@ -18,8 +18,27 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/**
+ * What a subscriber to a notification channel (PostgreSQL `LISTEN`) is told. `onListening(false)`
+ * means notifications may be lost from now on (the listening connection dropped); `true` that
+ * they flow again — anything may have changed in between, so a cache drops what it holds on both.
+ */
+export interface ChannelListener {
+  onNotify(payload: string): void;
+  onListening(listening: boolean): void;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** The schema Payframe's tables are in (`public` unless configured); notifications name it. */
+  readonly schema?: string;
+  /**
+   * Subscribes to a notification channel (`NOTIFY`, `pg_notify`, sent by this or any other
+   * instance on the database, delivered after the sender's commit). Resolves once listening
+   * (`onListening(true)` has been called) to a function that unsubscribes; closing the database
+   * ends every subscription. Optional: a database without it offers no notifications.
+   */
+  listen?(channel: string, listener: ChannelListener): Promise<() => Promise<void>>;
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
    * On PostgreSQL, a serialization failure or deadlock is retried a few times (the function must be

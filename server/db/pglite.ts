@@ -83,12 +83,23 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   let closed = false;
   return {
     kind: 'pglite',
+    schema: 'public',
     query: queryable.query,
     exec: queryable.exec,
     // PGlite runs one transaction at a time: other queries wait for it, so there is nothing to retry.
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     async ping() {
       await pg.query('select 1');
+    },
+    // One process, one connection: a notification is delivered when the statement (or the
+    // transaction) that sent it has finished, before its caller continues.
+    async listen(channel, listener) {
+      const unlisten = await pg.listen(channel, (payload) => listener.onNotify(payload));
+      listener.onListening(true);
+      return async () => {
+        if (closed) return;
+        await unlisten();
+      };
     },
     async close() {
       if (closed) return;

@@ -1,9 +1,12 @@
 /** The PostgreSQL server driver: a `pg` pool on DATABASE_URL, for several stateless instances. */
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { ChannelListener, Database, Queryable, QueryResult } from './database.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const MAX_ATTEMPTS = 5;
+/** How long a lost listening connection waits before it connects again. */
+export const RELISTEN_MS = 1000;
+const CHANNEL = /^[a-z_][a-z0-9_]*$/;
 
 const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -31,7 +34,77 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/**
+ * A subscription on a connection of its own (a pooled one cannot keep `LISTEN`): when it drops, the
+ * listener hears `onListening(false)`, and it connects again every RELISTEN_MS until it listens.
+ */
+async function subscribe(
+  options: PostgresOptions,
+  channel: string,
+  listener: ChannelListener,
+): Promise<() => Promise<void>> {
+  if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+  let stopped = false;
+  let current: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+
+  const lost = (client: pg.Client) => {
+    if (current !== client) return;
+    current = null;
+    listener.onListening(false);
+    client.end().catch(() => {});
+    if (!stopped) later();
+  };
+  const connect = async () => {
+    const client = new pg.Client({
+      connectionString: options.url,
+      connectionTimeoutMillis: 5000,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    client.on('notification', (n) => {
+      if (n.channel === channel) listener.onNotify(n.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${channel}`);
+    } catch (err) {
+      client.end().catch(() => {});
+      throw err;
+    }
+    if (stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    listener.onListening(true);
+  };
+  function later() {
+    retry = setTimeout(() => {
+      retry = null;
+      connect().catch(() => {
+        if (!stopped) later();
+      });
+    }, RELISTEN_MS);
+    retry.unref();
+  }
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const client = current;
+    current = null;
+    if (client) {
+      listener.onListening(false);
+      await client.end().catch(() => {});
+    }
+  };
+}
+
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const subscriptions = new Set<() => Promise<void>>();
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
@@ -46,6 +119,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   await queryable.query('select 1');
   return {
     kind: 'postgres',
+    schema: options.schema ?? 'public',
     query: queryable.query,
     exec: queryable.exec,
     async transaction(fn) {
@@ -80,7 +154,17 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     async ping() {
       await pool.query('select 1');
     },
+    async listen(channel, listener) {
+      const stop = await subscribe(options, channel, listener);
+      const unsubscribe = async () => {
+        subscriptions.delete(unsubscribe);
+        await stop();
+      };
+      subscriptions.add(unsubscribe);
+      return unsubscribe;
+    },
     async close() {
+      await Promise.all([...subscriptions].map((unsubscribe) => unsubscribe()));
       await pool.end();
     },
   };

@@ -3,6 +3,11 @@
  * transport, as IIS answers in front of ASMX: HTTP 401 with `WWW-Authenticate: Basic`, never saying
  * which part was wrong. Repeated failures from one address are throttled, counted in the database
  * so the limit holds across instances.
+ *
+ * The success path runs from memory (DESIGN.md §17; merchants/merchant-cache.ts): a merchant
+ * credential verified before — the same username and password, by digest — is accepted without a
+ * database round trip, unless this address has failed sign-ins on record (then the throttle is read
+ * as before). A wrong key never matches a digest, so it always meets the database and the throttle.
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
@@ -137,7 +142,18 @@ export async function authenticate(
   const relayed = relay && isServiceKey(relay.credential) && net.isIP(relay.clientAddress) !== 0;
   const subject = `ip:${relayed ? relay.clientAddress : remoteAddress}`;
   const merchantId = MERCHANT_ID.test(credential.username) ? credential.username : null;
+  const cache = deps.merchants.cache;
+  const digest =
+    merchantId !== null && cache.usableFor(deps.db)
+      ? cache.credentialDigest(credential.username, credential.password)
+      : null;
+  if (digest !== null && !cache.mayBeFailing(subject)) {
+    const merchant = cache.merchantOfCredential(digest);
+    if (merchant) return { principal: { kind: 'merchant', merchantId: merchant.id }, merchant };
+  }
+  const generation = cache.generation;
   const found = await throttleAndMerchant(deps.db, subject, merchantId);
+  if (waitFor(found.failures, found.windowStart, now, 1) > 0) cache.noteFailing(subject);
   const wait = waitFor(found.failures, found.windowStart, now);
   if (wait > 0) {
     throw new PayframeError(
@@ -157,9 +173,13 @@ export async function authenticate(
     sameSecret(stored ?? crypto.randomBytes(32).toString('hex'), credential.password) &&
     joined
   ) {
+    // A disabled merchant's right key is refused like a wrong one, but is not a guess to count.
+    if (joined.disabled) throw new PayframeError('unauthorized');
+    if (digest !== null) cache.remember(joined, generation, digest);
     return { principal: { kind: 'merchant', merchantId: joined.merchant.id }, merchant: joined.merchant };
   }
   await recordFailure(deps.db, subject, now);
+  cache.noteFailing(subject);
   throw new PayframeError('unauthorized');
 }
 

@@ -8,6 +8,7 @@ import { normalizeOrigin, URL_PROBLEM_MESSAGES } from '../../../shared/return-ur
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
 import type { SecretBox } from '../secret-box.ts';
+import { MerchantCache, type MerchantRecord } from './merchant-cache.ts';
 
 export type PaymentMethod = 'card' | 'ach';
 
@@ -71,6 +72,7 @@ interface MerchantRow {
   three_ds_enrolled: boolean;
   origins: string[];
   created_at: Date;
+  disabled_at: Date | null;
 }
 
 function fromRow(r: MerchantRow): Merchant {
@@ -123,18 +125,23 @@ export const MERCHANT_JOIN_COLUMNS = [
   'three_ds_enrolled',
   'origins',
   'created_at',
+  'disabled_at',
 ]
   .map((c) => `m.${c} as m_${c}`)
   .join(', ');
 
-/** The merchant of a joined row (MERCHANT_JOIN_COLUMNS), and its encrypted TransactionKey. */
-export function merchantOfJoined(r: Record<string, unknown>): { merchant: Merchant; keyEnc: string } {
+function recordOf(row: MerchantRow): MerchantRecord {
+  return { merchant: fromRow(row), keyEnc: row.transaction_key_enc, disabled: row.disabled_at !== null };
+}
+
+/** The merchant of a joined row (MERCHANT_JOIN_COLUMNS), its encrypted TransactionKey, and whether disabled. */
+export function merchantOfJoined(r: Record<string, unknown>): MerchantRecord {
   const row = Object.fromEntries(
     Object.entries(r)
       .filter(([k]) => k.startsWith('m_'))
       .map(([k, v]) => [k.slice(2), v]),
   ) as unknown as MerchantRow;
-  return { merchant: fromRow(row), keyEnc: row.transaction_key_enc };
+  return recordOf(row);
 }
 
 function invalid(field: string, message: string): PayframeError {
@@ -157,22 +164,67 @@ function checkLogoUrl(value: string | null | undefined): string | null {
   return url.href;
 }
 
+function checkName(value: string | undefined): string {
+  const name = value?.trim();
+  if (!name || name.length > 200) throw invalid('name', 'must be 1 to 200 characters.');
+  return name;
+}
+
+function checkOrigins(values: readonly string[]): string[] {
+  const origins: string[] = [];
+  for (const o of values) {
+    const n = normalizeOrigin(o);
+    if ('problem' in n) throw invalid('origin', `${JSON.stringify(o)} ${URL_PROBLEM_MESSAGES[n.problem]}`);
+    if (!origins.includes(n.origin)) origins.push(n.origin);
+  }
+  return origins;
+}
+
+function checkMethods(methods: readonly PaymentMethod[]): PaymentMethod[] {
+  if (methods.length === 0 || methods.some((m) => m !== 'card' && m !== 'ach')) {
+    throw invalid('paymentMethods', "must be one or both of 'card' and 'ach'.");
+  }
+  return [...methods];
+}
+
+/** What `update` may change: enrolment, branding, origins, methods (NewMerchant's fields). */
+export type MerchantChanges = Partial<NewMerchant>;
+
+/** Column of each changeable field, and how its value is checked. */
+const CHANGES: { [K in keyof MerchantChanges]-?: [column: string, check: (v: never) => unknown] } = {
+  name: ['name', (v: string) => checkName(v)],
+  origins: ['origins', (v: string[]) => checkOrigins(v)],
+  threeDsEnrolled: ['three_ds_enrolled', (v: boolean) => v === true],
+  paymentMethods: ['payment_methods', (v: PaymentMethod[]) => checkMethods(v)],
+  logoUrl: ['logo_url', (v: string | null) => checkLogoUrl(v)],
+  businessName: ['business_name', (v: string | null) => v ?? null],
+  address1: ['address1', (v: string | null) => v ?? null],
+  address2: ['address2', (v: string | null) => v ?? null],
+  city: ['city', (v: string | null) => v ?? null],
+  state: ['state', (v: string | null) => v ?? null],
+  country: ['country', (v: string | null) => v ?? null],
+  zip: ['zip', (v: string | null) => v ?? null],
+  phone: ['phone', (v: string | null) => v ?? null],
+  email: ['email', (v: string | null) => v ?? null],
+  website: ['website', (v: string | null) => v ?? null],
+};
+
+/**
+ * Merchants in the database. Reads through the database itself (not a transaction's handle) are
+ * served from the instance's cache while it is fresh (merchant-cache.ts); every write to a merchant
+ * row is announced to every instance by the database (migration 0018), and the methods here drop
+ * this instance's copy at once.
+ */
 export class MerchantStore {
-  constructor(private readonly secrets: SecretBox) {}
+  constructor(
+    private readonly secrets: SecretBox,
+    readonly cache: MerchantCache = new MerchantCache(),
+  ) {}
 
   async create(q: Queryable, input: NewMerchant): Promise<{ merchant: Merchant; transactionKey: string }> {
-    const name = input.name?.trim();
-    if (!name || name.length > 200) throw invalid('name', 'must be 1 to 200 characters.');
-    const origins: string[] = [];
-    for (const o of input.origins ?? []) {
-      const n = normalizeOrigin(o);
-      if ('problem' in n) throw invalid('origin', `${JSON.stringify(o)} ${URL_PROBLEM_MESSAGES[n.problem]}`);
-      if (!origins.includes(n.origin)) origins.push(n.origin);
-    }
-    const methods = input.paymentMethods ?? ['card', 'ach'];
-    if (methods.length === 0 || methods.some((m) => m !== 'card' && m !== 'ach')) {
-      throw invalid('paymentMethods', "must be one or both of 'card' and 'ach'.");
-    }
+    const name = checkName(input.name);
+    const origins = checkOrigins(input.origins ?? []);
+    const methods = checkMethods(input.paymentMethods ?? ['card', 'ach']);
     const transactionKey = crypto.randomBytes(32).toString('base64url');
     const readerKey = crypto.randomBytes(32).toString('hex');
     const publicCode = `pm_${crypto.randomBytes(9).toString('base64url')}`;
@@ -205,9 +257,66 @@ export class MerchantStore {
   }
 
   async get(q: Queryable, id: string): Promise<Merchant | null> {
+    return (await this.record(q, id))?.merchant ?? null;
+  }
+
+  /** The merchant with its encrypted key and disabled flag: from the cache when `q` may use it. */
+  async record(q: Queryable, id: string): Promise<MerchantRecord | null> {
     if (!ID.test(id)) return null;
+    const cached = this.cache.usableFor(q);
+    if (cached) {
+      const hit = this.cache.record(id);
+      if (hit) return hit;
+    }
+    const generation = this.cache.generation;
     const { rows } = await q.query<MerchantRow>('select * from merchants where id = $1', [id]);
+    if (!rows[0]) return null;
+    const record = recordOf(rows[0]);
+    if (cached) this.cache.remember(record, generation);
+    return record;
+  }
+
+  /** Changes enrolment, branding, origins or payment methods; the merchant as it is now. */
+  async update(q: Queryable, id: string, changes: MerchantChanges): Promise<Merchant | null> {
+    if (!ID.test(id)) return null;
+    const sets: string[] = [];
+    const values: unknown[] = [id];
+    for (const [field, value] of Object.entries(changes)) {
+      const change = CHANGES[field as keyof MerchantChanges];
+      if (!change || value === undefined) continue;
+      values.push(change[1](value as never));
+      sets.push(`${change[0]} = $${values.length}`);
+    }
+    if (sets.length === 0) return this.get(q, id);
+    const { rows } = await q.query<MerchantRow>(
+      `update merchants set ${sets.join(', ')} where id = $1 returning *`,
+      values,
+    );
+    this.cache.forget(id);
     return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  /** Replaces the TransactionKey: the old one stops working; the new one is shown once. */
+  async rollKey(q: Queryable, id: string): Promise<string | null> {
+    if (!ID.test(id)) return null;
+    const transactionKey = crypto.randomBytes(32).toString('base64url');
+    const { rowCount } = await q.query('update merchants set transaction_key_enc = $2 where id = $1', [
+      id,
+      this.secrets.encrypt(transactionKey),
+    ]);
+    this.cache.forget(id);
+    return rowCount > 0 ? transactionKey : null;
+  }
+
+  /** Disables (its credential is refused) or enables a merchant; false when there is none. */
+  async setDisabled(q: Queryable, id: string, disabled: boolean): Promise<boolean> {
+    if (!ID.test(id)) return false;
+    const { rowCount } = await q.query(
+      `update merchants set disabled_at = case when $2 then coalesce(disabled_at, now()) end where id = $1`,
+      [id, disabled],
+    );
+    this.cache.forget(id);
+    return rowCount > 0;
   }
 
   async getByCode(q: Queryable, code: string): Promise<Merchant | null> {
@@ -233,11 +342,8 @@ export class MerchantStore {
 
   /** The merchant's TransactionKey in clear, for signing redirects and webhooks only. */
   async transactionKey(q: Queryable, id: string): Promise<string | null> {
-    const { rows } = await q.query<{ k: string }>(
-      'select transaction_key_enc as k from merchants where id = $1',
-      [id],
-    );
-    return rows[0] ? this.secrets.decrypt(rows[0].k) : null;
+    const record = await this.record(q, id);
+    return record ? this.secrets.decrypt(record.keyEnc) : null;
   }
 
   /** A TransactionKey read with MERCHANT_JOIN_COLUMNS, in clear: for signing only. */

@@ -1,0 +1,56 @@
+/** `payframe merchant roll-key|disable|enable` through the real command, on a PGlite data directory. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openPglite } from '../db/pglite.ts';
+import { tempDir } from '../testing/databases.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
+
+function payframe(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('payframe merchant roll-key, disable, enable', () => {
+  it('replaces the key and sets and clears disabled_at', { timeout: 120_000 }, async () => {
+    const env = { DATA_DIR: tempDir() };
+    const created = JSON.parse(
+      (await payframe(['merchant', 'create', '--name', 'Key Shop', '--json'], env)).stdout,
+    );
+    const rolled = await payframe(['merchant', 'roll-key', '--merchant', created.merchantId, '--json'], env);
+    expect(rolled.code).toBe(0);
+    const { transactionKey } = JSON.parse(rolled.stdout);
+    expect(transactionKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(transactionKey).not.toBe(created.transactionKey);
+
+    expect((await payframe(['merchant', 'disable', '--merchant', created.merchantId], env)).code).toBe(0);
+    const disabledAt = async () => {
+      const db = await openPglite(env.DATA_DIR);
+      try {
+        const { rows } = await db.query<{ d: Date | null }>(
+          'select disabled_at as d from merchants where id = $1',
+          [created.merchantId],
+        );
+        return rows[0]?.d ?? null;
+      } finally {
+        await db.close();
+      }
+    };
+    expect(await disabledAt()).toBeInstanceOf(Date);
+    expect((await payframe(['merchant', 'enable', '--merchant', created.merchantId], env)).code).toBe(0);
+    expect(await disabledAt()).toBeNull();
+
+    const missing = await payframe(['merchant', 'disable', '--merchant', '999999', '--json'], env);
+    expect(missing.code).not.toBe(0);
+    expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
+  });
+});
