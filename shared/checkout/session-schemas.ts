@@ -4,9 +4,8 @@
  * document, and types the answers.
  */
 import { z } from 'zod';
-import { containsCardNumber } from '../card/card-number-in-text.ts';
 import { checkReturnUrl, URL_PROBLEM_MESSAGES } from '../return-url.ts';
-import { Amount, amountFitsCurrency, Currency, currencyDecimals, text } from './fields.ts';
+import { Amount, amountFitsCurrency, Currency, currencyDecimals, noCardNumber, text } from './fields.ts';
 
 function originOf(value: string): string {
   try {
@@ -58,14 +57,12 @@ export const Shopper = z.strictObject({
   email: z
     .email('shopper.email must be an e-mail address.')
     .max(254)
-    .refine((v) => !containsCardNumber(v), {
-      message: 'shopper.email must not contain a card number.',
-      params: { code: 'card_number' },
-    })
+    .check(noCardNumber('shopper.email'))
     .optional(),
   phone: z
     .string()
     .regex(/^\+?[0-9 ().-]{4,32}$/, 'shopper.phone must be a phone number.')
+    .check(noCardNumber('shopper.phone'))
     .optional(),
   firstName: text('shopper.firstName', 100).optional(),
   lastName: text('shopper.lastName', 100).optional(),

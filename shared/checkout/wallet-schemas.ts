@@ -5,6 +5,7 @@
  * answer to a send is the same whether or not the contact holds a wallet (OTP-7).
  */
 import { z } from 'zod';
+import { noCardNumber } from './fields.ts';
 
 /** The header that carries the wallet credential issued by a successful verify. */
 export const WALLET_HEADER = 'x-payframe-wallet';
@@ -27,15 +28,21 @@ export function normalPhone(value: string): string | null {
   return /^\+\d{7,15}$/.test(v) ? v : null;
 }
 
-const WalletEmail = z.string({ error: 'email must be text.' }).refine((v) => normalEmail(v) !== null, {
-  message: 'email must be an e-mail address.',
-  params: { code: 'invalid_email' },
-});
+const WalletEmail = z
+  .string({ error: 'email must be text.' })
+  .refine((v) => normalEmail(v) !== null, {
+    message: 'email must be an e-mail address.',
+    params: { code: 'invalid_email' },
+  })
+  .check(noCardNumber('email'));
 
-const WalletPhone = z.string({ error: 'phone must be text.' }).refine((v) => normalPhone(v) !== null, {
-  message: 'phone must be a phone number; give it in international form, e.g. +44 20 7946 0958.',
-  params: { code: 'invalid_phone' },
-});
+const WalletPhone = z
+  .string({ error: 'phone must be text.' })
+  .refine((v) => normalPhone(v) !== null, {
+    message: 'phone must be a phone number; give it in international form, e.g. +44 20 7946 0958.',
+    params: { code: 'invalid_phone' },
+  })
+  .check(noCardNumber('phone'));
 
 /** Where to send codes; with neither, the session's own e-mail and phone are used. */
 export const WalletSendCodeBody = z.strictObject({
