@@ -124,6 +124,16 @@ ${slotText('Before', stored.before)}
 
 ${slotText('After', stored.after)}
 
+Reading it: the smallest call's authentication and merchant read now come from memory (issue 18
+§1, \`server/gateway/merchants/merchant-cache.ts\`): no database round trip, so PGlite and
+PostgreSQL cost the same. A CPU profile of the server under this load (\`--cpu-prof=DIR --seconds=20
+--only=Verify3DSecureMerchant --db=pglite\`, samples of the serving time only) shows where the rest
+goes: about a quarter in Fastify's two request log lines at the default level \`info\` (pino's
+redaction of wildcard paths, JSON, the card-number scrub, the write), an eighth in the socket write
+that bare node:http pays too, an eighth in reading the XML (the strict scan and fast-xml-parser),
+and the rest in Fastify's routing and hooks and the handler. The list call and the sale still
+spend most of their time in their statements (on PGlite, in the server's own thread).
+
 Method:
 
 - Payframe is \`payframe serve\` (the entry each table names: \`bin/payframe.js\`, the TypeScript source,
