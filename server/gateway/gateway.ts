@@ -3,9 +3,11 @@
  * (DESIGN.md §6) and authorised for its operation before its handler runs; handlers then check
  * which merchant they may touch.
  */
+import { cardNumberElement } from '../../shared/contract/card-text.ts';
 import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
 import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
+import { PayframeError } from '../errors.ts';
 import type { CallContext } from './port.ts';
 import { type Authenticated, authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
@@ -83,6 +85,17 @@ async function callerOf(deps: GatewayDeps, op: string, context: CallContext): Pr
   );
 }
 
+/**
+ * No card number in any free-text element, whatever the binding (DESIGN.md §18, issue 13): a fault
+ * naming the element, never quoting its value, before the handler stores or echoes anything.
+ */
+function refuseCardNumbers(op: OperationName, params: unknown): void {
+  const element = cardNumberElement(op, params);
+  if (element === null) return;
+  const message = `Element '${element}' must not contain a card number.`;
+  throw new PayframeError('validation_failed', message, [{ field: element, code: 'card_number', message }]);
+}
+
 export function createGateway(
   deps: GatewayDeps,
   handlers: Handlers = GATEWAY_HANDLERS,
@@ -97,6 +110,7 @@ export function createGateway(
     service[op.name] = async (params, context) => {
       const { principal, merchant } = await callerOf(deps, op.name, context);
       authorizeOperation(principal, op.name);
+      refuseCardNumbers(op.name, params);
       return handler(params, { principal, context, ...(merchant ? { merchant } : {}) }, deps);
     };
   }
