@@ -48,7 +48,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node bin/payframe.js serve',
+    // What production runs: the compiled server (`npm run build`, which `npm test` runs first).
+    command: 'npm start',
     // The demo store starts after Payframe listens: once it answers, both do.
     url: `http://127.0.0.1:${DEMO_PORT}/static/demo.css`,
     reuseExistingServer: false,

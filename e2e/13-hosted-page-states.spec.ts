@@ -17,6 +17,7 @@ import {
   merchantView,
   PAYFRAME_URL,
 } from './helpers/checkout.ts';
+import { COMPILED_SERVER } from './helpers/compiled-server.ts';
 
 const SHOTS = path.resolve('test-results/screenshots');
 
@@ -29,7 +30,7 @@ test.describe('expired session', () => {
   test.beforeAll(async () => {
     server = spawn(
       process.execPath,
-      ['--import', './e2e/helpers/shift-clock.mjs', 'bin/payframe.js', 'serve'],
+      ['--import', './e2e/helpers/shift-clock.mjs', ...COMPILED_SERVER, 'serve'],
       {
         env: {
           ...process.env,

@@ -41,10 +41,12 @@ const steps = [
     },
   },
   {
-    name: 'build (vite: pages, then the loader)',
+    // What `npm run build` does: the browser tests run the compiled server, as `npm start` does.
+    name: 'build (vite: pages, loader; esbuild: server)',
     run: async () =>
       (await run(bin('vite'), ['build', '--logLevel', 'warn'])) ||
-      run(bin('vite'), ['build', '-c', 'vite.loader.config.ts', '--logLevel', 'warn']),
+      (await run(bin('vite'), ['build', '-c', 'vite.loader.config.ts', '--logLevel', 'warn'])) ||
+      run(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts']),
   },
   {
     name: 'typecheck',

@@ -66,7 +66,7 @@ export async function payPageRoutes(
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
-        .send('The Payframe pages are not built. Run `npm run build` (npm start does it for you).\n');
+        .send('The Payframe pages are not built. Run `npm run build`, then start again.\n');
     }
     return reply
       .code(status)

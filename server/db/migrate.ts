@@ -6,10 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runtimePath } from '../runtime-files.ts';
 import type { Database } from './database.ts';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_DIR = runtimePath('migrations');
 /** An arbitrary constant naming Payframe's migration lock among the database's advisory locks. */
 const MIGRATION_LOCK_KEY = 7_311_542_001;
 

@@ -7,7 +7,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, {
   type FastifyBaseLogger,
@@ -15,6 +14,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import { runtimePath } from '../runtime-files.ts';
 import {
   errorPage,
   plainIframePage,
@@ -28,7 +28,7 @@ import { examplePage, exampleOfReferer, fillPlaceholders, guideSnippet } from '.
 import { type DemoCredentials, payframeClient } from './payframe-client.ts';
 import { verifyRedirect } from './verify-redirect.ts';
 
-const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
+const PUBLIC_DIR = runtimePath('demoPublic');
 
 export interface DemoStoreOptions {
   /** Where this server reaches Payframe's REST API. */

@@ -6,11 +6,10 @@
  * `{{SESSION_TOKEN}}`. e2e/24-merchant-guide.spec.ts pays through each of them.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runtimePath } from '../runtime-files.ts';
 import { esc } from './pages.ts';
 
-const GUIDE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/merchant-guide.md');
+const GUIDE = runtimePath('merchantGuide');
 const NAME = /^[a-z][a-z0-9-]{0,40}$/;
 
 /** The code block after `<!-- snippet: name -->` (the rule of server/checkout/testing/doc-snippets.ts). */

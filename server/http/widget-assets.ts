@@ -5,11 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { runtimePath } from '../runtime-files.ts';
 
-export const WIDGET_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/widget');
+export const WIDGET_DIST = runtimePath('widget');
 
 /** CSP for Payframe's own pages (security-requirements.md EMB-1, XSS-4): no inline script at all. */
 export const PAGE_CSP = [
@@ -32,7 +32,7 @@ export async function registerWidgetAssets(app: FastifyInstance, distDir = WIDGE
       reply
         .code(503)
         .type('text/plain; charset=utf-8')
-        .send('The Payframe pages are not built. Run `npm run build` (npm start does it for you).\n'),
+        .send('The Payframe pages are not built. Run `npm run build`, then start again.\n'),
     );
     return;
   }
