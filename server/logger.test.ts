@@ -18,10 +18,23 @@ describe('scrubCardNumbers', () => {
     expect(scrubCardNumbers(`${PAN} 123`)).not.toContain(PAN);
   });
 
+  it('masks numbers spelled with any separator, percent-encoded or JSON-escaped, as the detector reads them', () => {
+    for (const [line, masked] of <Array<[string, string]>>[
+      ['"url":"/pay?card=4242.4242.4242.4242"', '"url":"/pay?card=****.****.****.4242"'],
+      ['"url":"/pay?card=4242%204242%204242%204242"', '"url":"/pay?card=****%20****%20****%204242"'],
+      ['"url":"/pay/4242+4242+4242+4242"', '"url":"/pay/****+****+****+4242"'],
+      ['"msg":"4242\\n4242\\n4242\\n4242"', '"msg":"****\\n****\\n****\\n4242"'],
+      ['"name":"4242\u00a04242\u00a04242\u00a04242"', '"name":"****\u00a0****\u00a0****\u00a04242"'],
+    ])
+      expect(scrubCardNumbers(line)).toBe(masked);
+  });
+
   it('leaves numbers that are not card numbers alone', () => {
     expect(scrubCardNumbers('order 1234567890123 total 10.50')).toBe('order 1234567890123 total 10.50');
     expect(scrubCardNumbers('"responseTime":1.0000000000998899')).toBe('"responseTime":1.0000000000998899');
     expect(scrubCardNumbers('"time":"2026-11-22T03:04:25.389Z"')).toBe('"time":"2026-11-22T03:04:25.389Z"');
+    for (const id of ['"orderNumber":"RT-123456-123456789"', '"id":"1800000000000000003"'])
+      expect(scrubCardNumbers(id)).toBe(id);
   });
 });
 
@@ -29,7 +42,7 @@ describe('the log never holds a card number', () => {
   let t: TestApp;
   beforeAll(async () => {
     const db = await databaseTargets()[0]!.open();
-    t = await buildTestApp(db, {}, { closeDatabase: true });
+    t = await buildTestApp(db, { LOG_LEVEL: 'info' }, { closeDatabase: true });
     t.app.post('/probe/:p', async (request) => {
       // A careless handler that logs everything it was given.
       const body = request.body as { name: string };
@@ -42,6 +55,48 @@ describe('the log never holds a card number', () => {
     });
   });
   afterAll(() => t.close());
+
+  it('scrubs card numbers spelled any way in the URL, the query string, the Host header and a request id', async () => {
+    const before = t.logLines.length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/probe/4242.4242.4242.4242?ref=${encodeURIComponent('4000\u00a00000\u00a00000\u00a00002')}&n=5555+5555+5555+4444`,
+      headers: {
+        'content-type': 'application/json',
+        host: '3782-822463-10005.example.com',
+        'x-request-id': '6011-0009-9013-9424',
+      },
+      payload: { name: 'Jo' },
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = t.logLines.slice(before).join('');
+    expect(lines).toContain(
+      '"url":"/probe/****.****.****.4242?ref=****%C2%A0****%C2%A0****%C2%A00002&n=****+****+****+4444"',
+    );
+    expect(lines).toContain('"host":"****-******-*0005.example.com"');
+    for (const digits of [
+      '4242424242424242',
+      '4000000000000002',
+      '5555555555554444',
+      '378282246310005',
+      '6011000990139424',
+    ]) {
+      expect(lines.replace(/[^0-9]+/g, '')).not.toContain(digits);
+    }
+    expect(lines).not.toContain('6011-0009-9013-9424');
+    expect(lines).not.toContain('3782-822463-10005');
+  });
+
+  it('writes responseTime to the microsecond, so its digits are never read as a card number', async () => {
+    const before = t.logLines.length;
+    await t.app.inject({ method: 'POST', url: '/probe/x', payload: { name: 'Jo' } });
+    const completed = t.logLines
+      .slice(before)
+      .map((l) => JSON.parse(l) as { responseTime?: number })
+      .find((l) => l.responseTime !== undefined);
+    expect(completed).toBeDefined();
+    expect(String(completed!.responseTime)).toMatch(/^\d+(\.\d{1,3})?$/);
+  });
 
   it('scrubs a Luhn-valid number sent in the path, query, headers, body and messages', async () => {
     const res = await t.app.inject({

@@ -178,17 +178,32 @@ describe.each(databaseTargets())('metrics ($name)', (target) => {
     expect(sample(text, 'payframe_soap_operation_duration_seconds_count', labels)).toBe(2);
   });
 
-  it('keeps a safe X-Request-Id and replaces an unsafe one', async () => {
-    const kept = await w.app.inject({ url: '/livez', headers: { 'x-request-id': 'lb-7f3a.2:abc_DEF-1' } });
-    expect(kept.headers['x-request-id']).toBe('lb-7f3a.2:abc_DEF-1');
-    for (const unsafe of ['<script>', 'a b', 'x'.repeat(129), '"quoted"', '-leading-dash']) {
+  it('keeps a safe X-Request-Id and replaces an unsafe one (attack row: request ids)', async () => {
+    const safe = 'lb-7f3a-2-abc-DEF-1';
+    const kept = await w.app.inject({ url: '/livez', headers: { 'x-request-id': safe } });
+    expect(kept.headers['x-request-id']).toBe(safe);
+    for (const unsafe of [
+      '<script>',
+      'a b',
+      'x'.repeat(65),
+      '"quoted"',
+      'lb-7f3a.2:abc', // dots and colons
+      'abc_DEF',
+      '4111-1111-1111-1111', // a card number spelled as an id
+      'req-4242424242424242',
+    ]) {
       const res = await w.app.inject({ url: '/livez', headers: { 'x-request-id': unsafe } });
-      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers['x-request-id'], unsafe).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
     }
     const fresh = await w.app.inject('/livez');
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const logged = w.t.logLines.find((l) => l.includes('lb-7f3a.2:abc_DEF-1'));
-    expect(logged && JSON.parse(logged).reqId).toBe('lb-7f3a.2:abc_DEF-1');
+    const logged = w.t.logLines.find((l) => l.includes(safe));
+    expect(logged && JSON.parse(logged).reqId).toBe(safe);
+    const log = w.t.logLines.join('');
+    for (const unsafe of ['lb-7f3a.2:abc', '4111-1111-1111-1111', '4242424242424242'])
+      expect(log).not.toContain(unsafe);
   });
 });
 
