@@ -10,6 +10,8 @@ import {
   findOperation,
   findOperationIgnoringCase,
 } from '../../shared/contract/index.ts';
+import { maskCardNumbers } from '../../shared/card/card-number-in-text.ts';
+import { callerText } from '../../shared/contract/caller-text.ts';
 import { hasSimpleParams, type Operation } from '../../shared/contract/model.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import { type CallContext, relayOf } from './call-context.ts';
@@ -34,7 +36,7 @@ function plainError(reply: FastifyReply, message: string, status = 500) {
   return reply
     .code(status)
     .type('text/plain; charset=utf-8')
-    .send(`${htmlEscape(message)}\n`);
+    .send(`${htmlEscape(maskCardNumbers(message))}\n`);
 }
 
 /** The operation for a path segment, or the ASMX error text for one that does not resolve. */
@@ -43,13 +45,13 @@ function resolve(name: string): Operation | string {
   if (op) {
     return hasSimpleParams(op)
       ? op
-      : `Request format is unrecognized for URL unexpectedly ending in '/${name}'.`;
+      : `Request format is unrecognized for URL unexpectedly ending in '/${callerText(name)}'.`;
   }
   const other = findOperationIgnoringCase(name);
   if (other) {
-    return `Invalid method name '${name}', method names are case sensitive. The method name '${other.name}' with the same name but different casing was found.`;
+    return `Invalid method name '${callerText(name)}', method names are case sensitive. The method name '${other.name}' with the same name but different casing was found.`;
   }
-  return `${name} Web Service method name is not valid.`;
+  return `${callerText(name)} Web Service method name is not valid.`;
 }
 
 export interface HttpBindingOptions {
@@ -72,7 +74,10 @@ export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
     } else {
       const ct = parseContentType(request.headers['content-type']);
       if (ct.base !== 'application/x-www-form-urlencoded') {
-        return plainError(reply, `Request format is invalid: ${request.headers['content-type'] ?? ''}.`);
+        return plainError(
+          reply,
+          `Request format is invalid: ${callerText(request.headers['content-type'] ?? '')}.`,
+        );
       }
       values = new URLSearchParams(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '');
     }

@@ -4,6 +4,7 @@
  * 1.2 with Client → Sender and Server → Receiver. Always HTTP 500; malformed XML (400) and a wrong
  * content type (415) are answered with an empty body instead, so they are not faults here.
  */
+import { maskCardNumbers } from '../../shared/card/card-number-in-text.ts';
 import { escapeText } from './xml-escape.ts';
 
 export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -23,7 +24,9 @@ export class SoapFault extends Error {
     /** A Payframe error code for `<detail>`; protocol faults leave detail empty as ASMX does. */
     readonly errorCode?: string,
   ) {
-    super(message);
+    // Caller text is quoted only once checked (shared/contract/caller-text.ts); masking here is the
+    // last guard, for a message that quotes what no check saw.
+    super(maskCardNumbers(message));
     this.name = 'SoapFault';
   }
 }

@@ -5,6 +5,7 @@
  * of the Body.
  */
 
+import { callerText } from '../../shared/contract/caller-text.ts';
 import { SOAP11_NS, SOAP12_NS, SoapFault, type SoapVersion } from './soap-fault.ts';
 import { childElements, type XmlElement } from './xml/index.ts';
 
@@ -50,7 +51,7 @@ export function openEnvelope(root: XmlElement): SoapMessage {
   if (root.ns !== SOAP11_NS && root.ns !== SOAP12_NS) {
     throw new SoapFault(
       'VersionMismatch',
-      `Possible SOAP version mismatch: Envelope namespace ${root.ns} was unexpected. Expecting ${SOAP11_NS}.`,
+      `Possible SOAP version mismatch: Envelope namespace ${callerText(root.ns)} was unexpected. Expecting ${SOAP11_NS}.`,
     );
   }
   const version: SoapVersion = root.ns === SOAP11_NS ? '1.1' : '1.2';
@@ -75,7 +76,7 @@ export function checkMustUnderstand(message: SoapMessage): void {
   for (const block of childElements(message.header)) {
     const mu = block.attrs.find((a) => a.ns === envNs && a.local === 'mustUnderstand');
     if (mu && (mu.value.trim() === '1' || mu.value.trim() === 'true')) {
-      throw new SoapFault('MustUnderstand', `SOAP header ${block.local} was not understood.`);
+      throw new SoapFault('MustUnderstand', `SOAP header ${callerText(block.local)} was not understood.`);
     }
   }
 }
@@ -121,7 +122,7 @@ export function routeRequest<Op>(
     if (op === undefined) {
       throw new SoapFault(
         'Client',
-        `Server did not recognize the value of HTTP Header SOAPAction: ${soapAction}.`,
+        `Server did not recognize the value of HTTP Header SOAPAction: ${callerText(soapAction)}.`,
       );
     }
     return withWrapper(op, first, fromBody);
@@ -132,7 +133,10 @@ export function routeRequest<Op>(
   }
   if (fromBody !== undefined) return { operation: fromBody, wrapper: first, mismatched: false };
   if (action !== undefined && action !== '') {
-    throw new SoapFault('Client', `Unable to handle request. The action '${action}' was not recognized.`);
+    throw new SoapFault(
+      'Client',
+      `Unable to handle request. The action '${callerText(action)}' was not recognized.`,
+    );
   }
   throw new SoapFault(
     'Client',

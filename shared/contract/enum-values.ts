@@ -3,6 +3,7 @@
  * enum: the element's text must be one of the names exactly (case-sensitive, nothing trimmed).
  * Pure: no I/O, no Node imports.
  */
+import { callerText } from './caller-text.ts';
 import type { EnumFieldType } from './model.ts';
 
 /** A value outside the enumeration; the codec wraps it in a soap:Client fault like a bad scalar. */
@@ -15,7 +16,7 @@ export class EnumValueError extends Error {
   constructor(type: EnumFieldType, value: string) {
     // XmlSerializer's own words (CreateUnknownConstantException), then what would have been accepted.
     super(
-      `Instance validation error: '${value}' is not a valid value for ${type.type}. ` +
+      `Instance validation error: '${callerText(value)}' is not a valid value for ${type.type}. ` +
         `Allowed values: ${type.values.join(', ')}.`,
     );
     this.type = type.type;

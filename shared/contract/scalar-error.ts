@@ -2,6 +2,7 @@
  * Errors of scalar conversion, carrying the exact .NET message ASMX puts in its fault string
  * (asmx-compatibility.md §1.3 "Verbatim resource strings", §1.4, §1.5).
  */
+import { callerText } from './caller-text.ts';
 import type { ScalarType } from './model.ts';
 
 /** `format`: a FormatException in .NET; `overflow`: an OverflowException (value out of range). */
@@ -44,7 +45,7 @@ export class ChangeTypeError extends Error {
   readonly innerMessage: string;
 
   constructor(type: ScalarType, value: string, innerMessage: string) {
-    super(`Cannot convert ${value} to ${NET_TYPE_NAMES[type]}.`);
+    super(`Cannot convert ${callerText(value)} to ${NET_TYPE_NAMES[type]}.`);
     this.type = type;
     this.value = value;
     this.innerMessage = innerMessage;

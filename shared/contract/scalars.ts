@@ -8,6 +8,7 @@
  */
 import type { ScalarType, ScalarValues } from './model.ts';
 import { type ParsedNumber, parseNetNumber } from './net-number.ts';
+import { callerText } from './caller-text.ts';
 import { MESSAGES, ScalarFormatError } from './scalar-error.ts';
 import { formatDateTime, parseDateTime } from './xsd-date-time.ts';
 
@@ -38,8 +39,13 @@ export function parseBoolean(text: string): boolean {
   const s = text.replace(XML_WHITESPACE, '');
   if (s === 'true' || s === '1') return true;
   if (s === 'false' || s === '0') return false;
-  // .NET Framework formats the message with the trimmed string.
-  throw new ScalarFormatError('boolean', text, 'format', `The string '${s}' is not a valid Boolean value.`);
+  // .NET Framework formats the message with the trimmed string; Payframe quotes it only when checked.
+  throw new ScalarFormatError(
+    'boolean',
+    text,
+    'format',
+    `The string '${callerText(s)}' is not a valid Boolean value.`,
+  );
 }
 
 export function formatBoolean(value: boolean): string {
