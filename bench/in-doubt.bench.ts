@@ -34,6 +34,7 @@ function cutRecords(db: Database, state: { cut: boolean }): Database {
       state.cut && /^\s*insert into transactions\b/i.test(sql)
         ? Promise.reject(new Error('the process died before recording the outcome'))
         : q.query(sql, params),
+    exec: (sql: string) => q.exec(sql),
   });
   return new Proxy(db, {
     get(target, prop, receiver) {
