@@ -28,6 +28,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { metricsOf, registerMetrics } from './http/metrics.ts';
 import { requestIdOf } from './http/request-id.ts';
+import { OneLineRequestLog } from './http/request-log.ts';
 import { lazyRequestLogger } from './http/request-logger.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerPinnedLoader } from './http/pinned-loader.ts';
@@ -72,6 +73,8 @@ function baseApp(
     genReqId: requestIdOf,
     // A request's child logger is made only when it logs (http/request-logger.ts).
     childLoggerFactory: lazyRequestLogger,
+    // One line per request, written with its answer (http/request-log.ts).
+    logController: new OneLineRequestLog(),
     // Slow clients cannot hold a connection open for ever (slow-loris).
     connectionTimeout: 30_000,
     requestTimeout: 30_000,

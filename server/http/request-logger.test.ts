@@ -1,11 +1,13 @@
 /**
  * The per-request logger made on first use (request-logger.ts): a request that logs nothing at the
  * configured level makes no child logger; one that logs writes the same line a child would, with its
- * request id, redaction and card-number masking.
+ * request id, redaction and card-number masking. And the one line a request writes when it ends
+ * (request-log.ts).
  */
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
+import { OneLineRequestLog } from './request-log.ts';
 import { lazyRequestLogger } from './request-logger.ts';
 
 function appWith(level: string) {
@@ -72,5 +74,29 @@ describe('lazy request logger', () => {
     await app.inject({ url: '/quiet' });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 20, reqId: 'req-1', msg: 'not written at info' });
+  });
+});
+
+describe('one request line', () => {
+  it('writes one line per request when it ends: method, URL, client, status and time, with the request id', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (l) => lines.push(JSON.parse(l)) } });
+    const app = Fastify({
+      loggerInstance: logger as FastifyBaseLogger,
+      genReqId: () => 'req-2',
+      childLoggerFactory: lazyRequestLogger,
+      logController: new OneLineRequestLog(),
+    });
+    app.get('/ok', async () => ({ ok: true }));
+    await app.inject({ url: '/ok?x=1', remoteAddress: '192.0.2.7' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      reqId: 'req-2',
+      msg: 'request completed',
+      req: { method: 'GET', url: '/ok?x=1', remoteAddress: '192.0.2.7' },
+      res: { statusCode: 200 },
+    });
+    expect(typeof lines[0]?.responseTime).toBe('number');
   });
 });
