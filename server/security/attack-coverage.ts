@@ -43,6 +43,9 @@ const PAGES = 'server/checkout/pages.test.ts';
 const XML_UNIT = 'server/soap/xml/attack-matrix.test.ts';
 const XML_HTTP = 'server/soap/attacks.test.ts';
 const SEC = 'server/security';
+const AT_REST = 'server/gateway/card-data-at-rest.test.ts';
+const DETECTOR = 'shared/card/card-number-in-text.test.ts';
+const FAULT_ECHO = 'server/soap/fault-echo.test.ts';
 
 export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
   payframe: {
@@ -325,6 +328,35 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         ),
       ],
     },
+    37: {
+      tests: [
+        t(AT_REST, 'text elements of every operation, over every binding, naming the element'),
+        t(AT_REST, 'no table holds a card number, its digits, or a CVV value; the outbox and webhook bodies'),
+        t(AT_REST, 'no file of the PGlite data directory, its WAL included, holds one'),
+        t('shared/contract/card-text.test.ts', 'names the element, nested and in lists'),
+      ],
+    },
+    38: {
+      tests: [
+        t(DETECTOR, 'generated numbers (every brand, range and length) in'),
+        t(DETECTOR, 'catches the separators that used to pass'),
+        t(AT_REST, 'refuses them in the checkout API’s text fields, naming each field'),
+        t(
+          'server/logger.test.ts',
+          'scrubs card numbers spelled any way in the URL, the query string, the Host header and a request id',
+        ),
+      ],
+    },
+    39: {
+      tests: [
+        t(DETECTOR, 'false positives: 0 of'),
+        t(DETECTOR, 'lets the numbers that used to be refused pass'),
+        t('shared/card/card-iin.test.ts', 'names the brand of every documented test card'),
+      ],
+    },
+    40: {
+      tests: [t('server/http/metrics.test.ts', 'keeps a safe X-Request-Id and replaces an unsafe one')],
+    },
   },
 
   xml: {
@@ -457,6 +489,14 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
       tests: [
         t(XML_UNIT, 'row 26: XInclude and xsi:schemaLocation are never resolved'),
         t(XML_HTTP, '26 XInclude and xsi:schemaLocation are never resolved'),
+      ],
+    },
+    27: {
+      tests: [
+        t(FAULT_ECHO, 'SOAPAction: a checked value is quoted, one with a card number is not'),
+        t(FAULT_ECHO, 'the SOAP 1.2 action parameter, the Envelope namespace and a header block name'),
+        t(FAULT_ECHO, 'values that do not convert: a boolean over SOAP, a number over HTTP GET'),
+        t(FAULT_ECHO, 'HTTP GET/POST: an operation name in the URL and a content type'),
       ],
     },
   },
