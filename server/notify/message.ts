@@ -2,10 +2,10 @@
  * What the notifier sends, and the checks every message passes before any transport sees it.
  *
  * No card number ever leaves in an e-mail or SMS (DESIGN.md §5; security-requirements.md PCI-422-1,
- * OTP-13, attack row 31): a message whose subject, text or HTML holds a Luhn-valid run of 13–19
- * digits (spaces or dashes allowed between them, as card numbers are typed) is refused with
- * `MessageRefusedError`, never masked and sent. The detector is shared/card/card-number-in-text.ts,
- * the log scrubber's and the checkout API's, so they all agree on what a card number is. Masked
+ * OTP-13, attack row 31): a message whose subject, text or HTML holds a card number, however it
+ * is spelled, is refused with `MessageRefusedError`, never masked and sent. The detector is
+ * shared/card/card-number-in-text.ts, the log scrubber's, the checkout API's and the gateway's, so
+ * they all agree on what a card number is. Masked
  * forms ("•••• 4242", "411111******1111") pass.
  */
 import { containsCardNumber } from '../../shared/card/card-number-in-text.ts';

@@ -6,7 +6,7 @@
  * values planted in every field a merchant, a shopper or an attacker controls: names, e-mail,
  * address, order number, headers, query strings. Then every API answer (bodies and headers), every
  * text column of every table, the message outbox (e-mails and SMS) and the log are swept with the
- * log scrubber's own detector (a Luhn-valid run of 13–19 digits, spaced or dashed) and for each
+ * log scrubber's own detector (shared/card/card-number-in-text.ts) and for each
  * planted number.
  */
 import type { LightMyRequestResponse } from 'fastify';
