@@ -18,7 +18,7 @@
  */
 import crypto from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
-import type { Merchant } from './merchant-store.ts';
+import type { Merchant } from './merchant.ts';
 
 export const CACHE_CHANNEL = 'payframe_gateway_cache';
 /** The longest a merchant row or a verified credential is used after it was read. */

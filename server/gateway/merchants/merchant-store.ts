@@ -10,28 +10,9 @@ import { PayframeError } from '../../errors.ts';
 import type { SecretBox } from '../secret-box.ts';
 import { MerchantCache, type MerchantRecord } from './merchant-cache.ts';
 
-export type PaymentMethod = 'card' | 'ach';
+import type { Merchant, PaymentMethod } from './merchant.ts';
 
-export interface Merchant {
-  id: string;
-  publicCode: string;
-  name: string;
-  logoUrl: string | null;
-  businessName: string | null;
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  zip: string | null;
-  phone: string | null;
-  email: string | null;
-  website: string | null;
-  paymentMethods: PaymentMethod[];
-  threeDsEnrolled: boolean;
-  origins: string[];
-  createdAt: Date;
-}
+export type { Merchant, PaymentMethod };
 
 export interface NewMerchant {
   name: string;
