@@ -71,14 +71,20 @@ export async function findDiscrepancies(
     [references],
   );
   const byReference = new Map(recorded.map((r) => [r.reference, r.ids]));
-  // A claim that still holds the reference and was taken (or leased by a sweep) within the timeout:
-  // its attempt, or another instance's sweep, is recording it right now.
+  // A claim that still holds the reference and was taken (or leased by a sweep) within the timeout,
+  // or whose row a sweep is taking right now (locked): its attempt, or another instance's sweep, is
+  // recording it. Only a claim older than the timeout that nobody holds is a discrepancy.
   const missing = references.filter((r) => !byReference.has(r));
-  const { rows: settling } = await q.query<{ reference: string }>(
-    `select claim_reference as reference from checkout_sessions
-     where claim_reference = any($1::text[]) and claimed_at > $2`,
-    [missing, range.before],
+  const { rows: held } = await q.query<{ reference: string }>(
+    'select claim_reference as reference from checkout_sessions where claim_reference = any($1::text[])',
+    [missing],
   );
+  const { rows: idle } = await q.query<{ reference: string }>(
+    `select claim_reference as reference from checkout_sessions
+     where claim_reference = any($1::text[]) and claimed_at <= $2 for update skip locked`,
+    [held.map((r) => r.reference), range.before],
+  );
+  const settling = held.filter((h) => !idle.some((i) => i.reference === h.reference));
   const inFlight = new Set(settling.map((r) => r.reference));
   const discrepancies: Discrepancy[] = [];
   for (const { reference } of charges) {
