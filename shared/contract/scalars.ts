@@ -84,9 +84,18 @@ export function parseInt64(text: string): string {
   return parseInteger('long', text, INT64_MIN, INT64_MAX, MESSAGES.int64Overflow).toString();
 }
 
+// Output fast paths (issue 18: a list answer writes hundreds of values). A string already in the
+// canonical form, and short enough that it cannot overflow, is written as it is; anything else takes
+// the full parse, which is what these patterns' matches would come out of unchanged.
+/** A canonical long of at most 18 digits (below 2^63 whatever the digits). */
+const CANONICAL_INT64 = /^(?:0|-?[1-9]\d{0,17})$/;
+/** A canonical decimal of at most 28 digits (below System.Decimal's 2^96), not a negative zero. */
+const CANONICAL_DECIMAL =
+  /^(?:0|[1-9]\d{0,14})(?:\.\d{1,13})?$|^-(?=[\d.]*[1-9])(?:0|[1-9]\d{0,14})(?:\.\d{1,13})?$/;
+
 /** A long for output: a BigInt, or a digit string (checked and made canonical). */
 export function formatInt64(value: string | bigint): string {
-  if (typeof value === 'string') return parseInt64(value);
+  if (typeof value === 'string') return CANONICAL_INT64.test(value) ? value : parseInt64(value);
   if (value < INT64_MIN || value > INT64_MAX) {
     throw new ScalarFormatError('long', value.toString(), 'overflow', MESSAGES.int64Overflow);
   }
@@ -118,7 +127,7 @@ export function parseDecimal(text: string): string {
 
 /** A decimal string for output, in the canonical form; the scale is kept. */
 export function formatDecimal(value: string): string {
-  return parseDecimal(value);
+  return CANONICAL_DECIMAL.test(value) ? value : parseDecimal(value);
 }
 
 const parsers: { readonly [T in ScalarType]: (text: string) => ScalarValues[T] } = {

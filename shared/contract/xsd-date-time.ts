@@ -205,12 +205,40 @@ export function toDateTime(v: XsdDateTime, now: Date = new Date()): XsdDateTime 
   return { ...v, form: 'dateTime' };
 }
 
+// A full dateTime as printXsdDateTime writes it: no white space, fraction of 1–7 digits without
+// trailing zeros, zone `Z` or ±hh:mm or none. Fields are checked by isCanonicalDateTime.
+const CANONICAL_DATE_TIME =
+  /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{0,6}[1-9])?(?:Z|[+-]\d\d:\d\d)?$/;
+
+/**
+ * True when `text` is a valid full dateTime already in the form formatDateTime writes, so writing
+ * it is copying it (issue 18: a list answer writes one per item). Anything else takes the full path.
+ */
+function isCanonicalDateTime(text: string): boolean {
+  const m = CANONICAL_DATE_TIME.exec(text);
+  if (m === null) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return (
+    year >= 1 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    Number(m[4]) <= 23 &&
+    Number(m[5]) <= 59 &&
+    Number(m[6]) <= 59
+  );
+}
+
 /**
  * A dateTime for output, ASMX-style (XmlConvert.ToString with RoundtripKind): the full dateTime
  * form, fraction up to 7 digits with trailing zeros trimmed, `Z` for UTC, the offset as given, none
  * for an unspecified value. A JavaScript Date is an instant, so it is written in UTC with `Z`.
  */
 export function formatDateTime(value: string | Date, now?: Date): string {
+  if (typeof value === 'string' && isCanonicalDateTime(value)) return value;
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw invalid(String(value));
     const ticks = value.getUTCMilliseconds() * 10_000;
