@@ -38,15 +38,28 @@ const JS_TYPES: Record<string, string> = {
   boolean: 'boolean',
 };
 
-function scalarText(type: string, value: unknown, path: string): string {
+/** A value's path in error messages, joined only when one is thrown (`name` '' for the parent's own). */
+function at(parent: string, name: string): string {
+  if (name === '') return parent;
+  return parent === '' ? name : `${parent}/${name}`;
+}
+
+// The writers below return the XML of one value as a string and the exported ones push it: a
+// response is built by concatenation, not as one array item per tag to join (issue 18: a 50-item
+// list answer is ≈1,400 tags). Paths for error messages are passed as parent + name and joined only
+// when an error is thrown.
+
+function scalarText(type: string, value: unknown, parent: string, name: string): string {
   // long and decimal are strings here (DESIGN.md §3): a JS number in their place is a bug to refuse.
   if (typeof value !== JS_TYPES[type] && !(type === 'dateTime' && value instanceof Date)) {
-    throw new EncodeError(`${path}: expected a ${type} value, got ${value === null ? 'null' : typeof value}`);
+    throw new EncodeError(
+      `${at(parent, name)}: expected a ${type} value, got ${value === null ? 'null' : typeof value}`,
+    );
   }
   try {
     return escapeText(formatScalar(type as Parameters<typeof formatScalar>[0], value as never));
   } catch (err) {
-    throw new EncodeError(`${path}: ${(err as Error).message}`);
+    throw new EncodeError(`${at(parent, name)}: ${(err as Error).message}`);
   }
 }
 
@@ -59,59 +72,112 @@ export function enumText(type: EnumFieldType, value: unknown, path: string): str
   return escapeText(value);
 }
 
-function writeItem(w: Writer, name: string, itemType: string, value: unknown, depth: number, path: string) {
-  if (value === null || value === undefined) {
-    w.out.push(`${pad(w, depth)}<${name} xsi:nil="true" />`);
-  } else if (isScalarType(itemType)) {
-    w.out.push(`${pad(w, depth)}<${name}>${scalarText(itemType, value, path)}</${name}>`);
-  } else {
-    writeComplex(w, name, itemType, value, depth, path);
-  }
+function itemXml(
+  w: Writer,
+  name: string,
+  itemType: string,
+  value: unknown,
+  depth: number,
+  path: string,
+): string {
+  if (value === null || value === undefined) return `${pad(w, depth)}<${name} xsi:nil="true" />`;
+  if (isScalarType(itemType))
+    return `${pad(w, depth)}<${name}>${scalarText(itemType, value, path, '')}</${name}>`;
+  return complexXml(w, name, itemType, value, depth, path);
 }
 
-function writeComplex(
+function complexXml(
   w: Writer,
   name: string,
   typeName: string,
   value: unknown,
   depth: number,
   path: string,
-) {
+): string {
   const type = findComplexType(typeName);
   if (!type) throw new EncodeError(`Contract has no type ${typeName}`);
   if (typeof value !== 'object' || value === null) throw new EncodeError(`${path}: expected a ${typeName}`);
-  const before = w.out.length;
-  w.out.push(`${pad(w, depth)}<${name}>`);
-  const start = w.out.length;
-  writeFields(w, value as Record<string, unknown>, fieldsOf(type), depth + 1, path);
-  if (w.out.length === start) {
-    w.out.length = before;
-    w.out.push(`${pad(w, depth)}<${name} />`);
-  } else {
-    w.out.push(`${pad(w, depth)}</${name}>`);
-  }
+  const inner = fieldsXml(w, value as Record<string, unknown>, fieldsOf(type), depth + 1, path);
+  const indent = pad(w, depth);
+  return inner === '' ? `${indent}<${name} />` : `${indent}<${name}>${inner}${indent}</${name}>`;
 }
 
-function writeList(
+function listXml(
   w: Writer,
   name: string,
   type: Extract<FieldType, { kind: 'list' }>,
   value: unknown,
   depth: number,
   path: string,
-) {
+): string {
   if (!Array.isArray(value)) throw new EncodeError(`${path}: expected a list`);
-  if (value.length === 0) {
-    w.out.push(`${pad(w, depth)}<${name} />`);
-    return;
+  const indent = pad(w, depth);
+  if (value.length === 0) return `${indent}<${name} />`;
+  let xml = `${indent}<${name}>`;
+  for (let i = 0; i < value.length; i++) {
+    xml += itemXml(
+      w,
+      type.itemElement,
+      type.item,
+      value[i],
+      depth + 1,
+      `${path}/${type.itemElement}[${i + 1}]`,
+    );
   }
-  w.out.push(`${pad(w, depth)}<${name}>`);
-  value.forEach((item, i) => {
-    writeItem(w, type.itemElement, type.item, item, depth + 1, `${path}/${type.itemElement}[${i + 1}]`);
-  });
-  w.out.push(`${pad(w, depth)}</${name}>`);
+  return `${xml}${indent}</${name}>`;
 }
 
+function fieldsXml(
+  w: Writer,
+  value: Record<string, unknown>,
+  fields: readonly Field[],
+  depth: number,
+  path: string,
+): string {
+  let xml = '';
+  for (const f of fields) {
+    const v = Object.hasOwn(value, f.name) ? value[f.name] : undefined;
+    if (v === undefined || v === null) {
+      if (f.nillable && v === null) {
+        xml += `${pad(w, depth)}<${f.name} xsi:nil="true" />`;
+        continue;
+      }
+      if (f.minOccurs === 1) {
+        // ASMX would write a default value here; Payframe never makes data up.
+        throw new EncodeError(`${at(path, f.name)} is required but has no value`);
+      }
+      continue; // optional and absent (or null): omitted, as XmlSerializer omits null strings
+    }
+    xml += valueXml(w, f.name, f.type, v, depth, path, f.name);
+  }
+  return xml;
+}
+
+/** One value as element `name`; its path is `at(parent, pathName)`. */
+function valueXml(
+  w: Writer,
+  name: string,
+  type: FieldType,
+  value: unknown,
+  depth: number,
+  parent: string,
+  pathName: string,
+): string {
+  switch (type.kind) {
+    case 'scalar': {
+      const text = scalarText(type.type, value, parent, pathName);
+      return text === '' ? `${pad(w, depth)}<${name} />` : `${pad(w, depth)}<${name}>${text}</${name}>`;
+    }
+    case 'enum':
+      return `${pad(w, depth)}<${name}>${enumText(type, value, at(parent, pathName))}</${name}>`;
+    case 'complex':
+      return complexXml(w, name, type.type, value, depth, at(parent, pathName));
+    case 'list':
+      return listXml(w, name, type, value, depth, at(parent, pathName));
+  }
+}
+
+/** The fields of `value` in contract order; `path` is the value's own path (for error messages). */
 export function writeFields(
   w: Writer,
   value: Record<string, unknown>,
@@ -119,24 +185,11 @@ export function writeFields(
   depth: number,
   path: string,
 ): void {
-  for (const f of fields) {
-    const v = Object.hasOwn(value, f.name) ? value[f.name] : undefined;
-    const where = path ? `${path}/${f.name}` : f.name;
-    if (v === undefined || v === null) {
-      if (f.nillable && v === null) {
-        w.out.push(`${pad(w, depth)}<${f.name} xsi:nil="true" />`);
-        continue;
-      }
-      if (f.minOccurs === 1) {
-        // ASMX would write a default value here; Payframe never makes data up.
-        throw new EncodeError(`${where} is required but has no value`);
-      }
-      continue; // optional and absent (or null): omitted, as XmlSerializer omits null strings
-    }
-    writeValue(w, f.name, f.type, v, depth, where);
-  }
+  const xml = fieldsXml(w, value, fields, depth, path);
+  if (xml !== '') w.out.push(xml);
 }
 
+/** One value as element `name`; `path` is its path (for error messages). */
 export function writeValue(
   w: Writer,
   name: string,
@@ -144,20 +197,6 @@ export function writeValue(
   value: unknown,
   depth: number,
   path: string,
-) {
-  switch (type.kind) {
-    case 'scalar': {
-      const text = scalarText(type.type, value, path);
-      w.out.push(text === '' ? `${pad(w, depth)}<${name} />` : `${pad(w, depth)}<${name}>${text}</${name}>`);
-      return;
-    }
-    case 'enum':
-      w.out.push(`${pad(w, depth)}<${name}>${enumText(type, value, path)}</${name}>`);
-      return;
-    case 'complex':
-      writeComplex(w, name, type.type, value, depth, path);
-      return;
-    case 'list':
-      writeList(w, name, type, value, depth, path);
-  }
+): void {
+  w.out.push(valueXml(w, name, type, value, depth, path, ''));
 }
