@@ -77,6 +77,43 @@ describe('lazy request logger', () => {
   });
 });
 
+describe('lines through the parent', () => {
+  /** Each line a request writes, time blanked, with the lazy logger or with Fastify's own child. */
+  async function linesOf(lazy: boolean): Promise<string[]> {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (l) => lines.push(l.replace(/"time":"[^"]+"/, '"time":"-"')) },
+    });
+    const app = Fastify({
+      loggerInstance: logger as FastifyBaseLogger,
+      logController: new LogController({ disableRequestLogging: true }),
+      genReqId: () => 'req-3',
+      ...(lazy ? { childLoggerFactory: lazyRequestLogger } : {}),
+    });
+    app.get('/', async (request) => {
+      request.log.info('plain %s', 'text');
+      request.log.info({ n: 1, nested: { password: 'hunter2', ok: true } }, 'fields');
+      request.log.warn({ reqId: 'other' }, 'a field named like a binding');
+      request.log.error(new Error('boom'), 'an error');
+      request.log.info({ after: true }, 'after the child exists');
+      return 'ok';
+    });
+    await app.inject({ url: '/' });
+    return lines;
+  }
+
+  it('are the same JSON a child would write', async () => {
+    const lazy = await linesOf(true);
+    const eager = await linesOf(false);
+    expect(lazy).toHaveLength(5);
+    expect(lazy.map((l) => l.replace(/"stack":"[^"]*"/, ''))).toEqual(
+      eager.map((l) => l.replace(/"stack":"[^"]*"/, '')),
+    );
+    expect(lazy[1]).toContain('"password":"[redacted]"');
+  });
+});
+
 describe('one request line', () => {
   it('writes one line per request when it ends: method, URL, client, status and time, with the request id', async () => {
     const lines: Record<string, unknown>[] = [];

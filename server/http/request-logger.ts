@@ -5,8 +5,10 @@
  * child eagerly, and with redaction configured (server/logger.ts) that costs about as much as a
  * small SOAP call's own work (issue 18: ≈25 µs of a ≈150 µs call). Most requests log nothing at
  * the configured level, so each gets this stand-in instead: it answers level questions from its
- * parent and makes the real child, with the same bindings and options, on the first line that will
- * be written. Lines read exactly as a child's would.
+ * parent and writes a line through the parent with its bindings merged in (the same JSON); it makes
+ * the real child, with the same bindings and options, only when a line needs it (an Error logged,
+ * fields that repeat a binding) or something asks for the child. Lines read exactly as a child's
+ * would.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString } from 'pino';
@@ -18,6 +20,12 @@ interface ParentLogger extends FastifyBaseLogger {
   isLevelEnabled(level: string): boolean;
   levels: { values: Record<string, number> };
   levelVal: number;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 class LazyRequestLogger implements FastifyBaseLogger {
@@ -75,6 +83,20 @@ class LazyRequestLogger implements FastifyBaseLogger {
   silent(): void {}
 
   #write(level: Level, args: unknown[]): void {
+    // Until something needs the child itself, a line goes through the parent with the bindings
+    // merged in front of its own fields: the same JSON, without making a child (pino redacts a
+    // child's bindings as it makes it). An Error, or fields that repeat a binding, get the child.
+    if (this.#child === undefined && Object.keys(this.#options).length === 0) {
+      const [first, ...rest] = args;
+      if (typeof first === 'string') {
+        Reflect.apply(this.#parent[level], this.#parent, [this.#bindings, ...args]);
+        return;
+      }
+      if (isPlainObject(first) && !Object.keys(this.#bindings).some((k) => Object.hasOwn(first, k))) {
+        Reflect.apply(this.#parent[level], this.#parent, [{ ...this.#bindings, ...first }, ...rest]);
+        return;
+      }
+    }
     const real = this.#real();
     Reflect.apply(real[level], real, args);
   }
