@@ -35,6 +35,7 @@ import { registerPinnedLoader } from './http/pinned-loader.ts';
 import { registerWidgetAssets, WIDGET_DIST } from './http/widget-assets.ts';
 import type { CallContext } from './gateway/port.ts';
 import { transactionServicePlugin } from './soap/plugin.ts';
+import { authenticateBeforeReading } from './gateway/pre-auth.ts';
 
 export interface AppOptions {
   config: Config;
@@ -109,6 +110,15 @@ async function registerGateway(
     service: metricsOf(app).instrumentService(transactionService ?? gateway.service),
     namespace: config.soapNamespace,
     httpBindings: config.soapHttpBindings,
+    httpGetChanges: config.soapHttpGetChanges,
+    // The credential is checked before the body is read (the gateway's own service only: a stand-in
+    // service given by a test checks nothing).
+    ...(transactionService
+      ? {}
+      : {
+          authenticate: (operation: string | undefined, context: CallContext) =>
+            authenticateBeforeReading(gateway.deps, operation, context),
+        }),
   });
   return gateway;
 }

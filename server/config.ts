@@ -35,6 +35,14 @@ const ConfigSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
+  /**
+   * Whether the HTTP GET binding also serves operations that change state (CancelHostedPayment,
+   * SendVerificationCode, RemoveStoredCard), as ASMX does; off: they answer 405 `Allow: POST`.
+   */
+  SOAP_HTTP_GET_CHANGES: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** The checkout server's credential for the gateway (HTTP Basic `service:<key>`); unset: in-process only. */
   GATEWAY_SERVICE_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
   /** `serve --role checkout`: the gateway's base URL (its /TransactionService.asmx is called over SOAP). */
@@ -144,6 +152,8 @@ export type Config = Readonly<{
   databasePoolSize: number;
   soapNamespace: string;
   soapHttpBindings: boolean;
+  /** SOAP_HTTP_GET_CHANGES: HTTP GET may call operations that change state (ASMX's behaviour). */
+  soapHttpGetChanges: boolean;
   gatewayServiceKey: string | undefined;
   /** The gateway's base URL for `--role checkout`; unused by the other roles. */
   transactionServiceUrl: string | undefined;
@@ -225,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: c.DATABASE_POOL_SIZE,
     soapNamespace: c.SOAP_NAMESPACE,
     soapHttpBindings: c.SOAP_HTTP_BINDINGS,
+    soapHttpGetChanges: c.SOAP_HTTP_GET_CHANGES,
     gatewayServiceKey: c.GATEWAY_SERVICE_KEY,
     transactionServiceUrl: c.TRANSACTION_SERVICE_URL?.replace(/\/+$/, ''),
     checkoutSecret: c.CHECKOUT_SECRET === undefined ? undefined : decodeKey32(c.CHECKOUT_SECRET),

@@ -11,6 +11,7 @@ import { PayframeError } from '../errors.ts';
 import type { CallContext } from './port.ts';
 import { type Authenticated, authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
+import { authenticatedBeforeReading } from './pre-auth.ts';
 import { getCardDetailsFromEncryptedData, getCardInfo } from './operations/card-operations.ts';
 import {
   cancelHostedPayment,
@@ -76,6 +77,9 @@ export const GATEWAY_HANDLERS: Handlers = {
 
 async function callerOf(deps: GatewayDeps, op: string, context: CallContext): Promise<Authenticated> {
   if (context.binding === 'inProcess' && context.principal) return { principal: context.principal };
+  // Checked by the wire layer before the body was read (pre-auth.ts): not twice.
+  const before = authenticatedBeforeReading(context);
+  if (before) return before;
   return authenticate(
     { db: deps.db, merchants: deps.merchants, serviceKey: deps.serviceKey, now: deps.now },
     op,

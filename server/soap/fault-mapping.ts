@@ -12,6 +12,8 @@ import { SoapFault } from './soap-fault.ts';
 
 export const UNABLE_TO_READ = 'Server was unable to read request.';
 export const UNABLE_TO_PROCESS = 'Server was unable to process request.';
+/** The Basic challenge of a 401, as IIS sends it in front of ASMX. */
+export const WWW_AUTHENTICATE = 'Basic realm="Payframe Transaction Service", charset="UTF-8"';
 
 export interface MappedFault {
   fault: SoapFault;
@@ -43,7 +45,7 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
       status: 401,
       transport: {
         status: 401,
-        headers: { 'www-authenticate': 'Basic realm="Payframe Transaction Service", charset="UTF-8"' },
+        headers: { 'www-authenticate': WWW_AUTHENTICATE },
       },
     };
   }

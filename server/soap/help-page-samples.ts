@@ -13,6 +13,7 @@ import {
   isScalarType,
   type Operation,
 } from '../../shared/contract/index.ts';
+import { servedOverGet } from '../../shared/contract/effects.ts';
 import { operationSoapAction } from './wsdl.ts';
 import { escapeText } from './xml-escape.ts';
 
@@ -191,13 +192,13 @@ function formParams(op: Operation): string {
     .join('&amp;');
 }
 
-function httpSamples(op: Operation, ctx: SampleContext): Sample[] {
+function httpSamples(op: Operation, ctx: SampleContext, get: boolean): Sample[] {
   const url = `${escapeText(ctx.path)}/${escapeText(encodeURIComponent(op.name))}`;
   const query = op.params.length > 0 ? `?${formParams(op)}` : '';
   const host = `Host: ${escapeText(ctx.host)}`;
   const response = httpResponse(op, ctx);
   return [
-    { title: 'HTTP GET', request: `GET ${url}${query} HTTP/1.1\n${host}`, response },
+    ...(get ? [{ title: 'HTTP GET', request: `GET ${url}${query} HTTP/1.1\n${host}`, response }] : []),
     {
       title: 'HTTP POST',
       request: [
@@ -213,9 +214,18 @@ function httpSamples(op: Operation, ctx: SampleContext): Sample[] {
   ];
 }
 
-/** SOAP 1.1 and 1.2 samples, then HTTP GET and POST when they are on and the operation has them. */
-export function operationSamples(op: Operation, ctx: SampleContext, httpBindings: boolean): Sample[] {
+/**
+ * SOAP 1.1 and 1.2 samples, then HTTP GET and POST when they are on and the operation has them (GET
+ * for an operation that changes state only when `httpGetChanges`).
+ */
+export function operationSamples(
+  op: Operation,
+  ctx: SampleContext,
+  httpBindings: boolean,
+  httpGetChanges = false,
+): Sample[] {
   const samples = [soapSample('1.1', op, ctx), soapSample('1.2', op, ctx)];
-  if (httpBindings && hasSimpleParams(op)) samples.push(...httpSamples(op, ctx));
+  if (httpBindings && hasSimpleParams(op))
+    samples.push(...httpSamples(op, ctx, servedOverGet(op.name, httpGetChanges)));
   return samples;
 }

@@ -1,6 +1,7 @@
 /**
  * The help pages against the contract table and the ASMX shape (asmx-compatibility.md §1.7).
  */
+import { changesState } from '../../shared/contract/effects.ts';
 import { describe, expect, it } from 'vitest';
 import {
   type Field,
@@ -133,7 +134,11 @@ describe('renderOperationHelp', () => {
         }
       }
       const http = hasSimpleParams(o);
-      expect(html.includes('<h3>HTTP GET</h3>')).toBe(http);
+      // HTTP GET only for operations that change nothing (shared/contract/effects.ts).
+      expect(html.includes('<h3>HTTP GET</h3>')).toBe(http && !changesState(name));
+      expect(
+        renderOperationHelp({ ...LOCAL, httpGetChanges: true, operation: o }).includes('<h3>HTTP GET</h3>'),
+      ).toBe(http);
       expect(html.includes('<h3>HTTP POST</h3>')).toBe(http);
       if (http) expect(html).toContain(`&lt;${httpRootElement(o)} xmlns="${NS}"&gt;`);
       expect(html).not.toMatch(/<script/i);

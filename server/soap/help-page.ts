@@ -24,6 +24,8 @@ export interface HelpPageOptions {
   readonly host: string;
   /** Whether the HTTP GET and POST bindings are on. */
   readonly httpBindings: boolean;
+  /** Whether HTTP GET also serves operations that change state (ASMX's behaviour). */
+  readonly httpGetChanges?: boolean;
   /** Whether the request comes from the local machine: only then is the test form shown (§1.1). */
   readonly local: boolean;
 }
@@ -140,7 +142,12 @@ export function renderOperationHelp(options: HelpPageOptions & { readonly operat
   const file = fileOf(options);
   const { host, path } = options;
   const doc = [op.extension ? EXTENSION_MARK : '', op.doc].filter((s) => s !== '').join(' ');
-  const samples = operationSamples(op, { namespace: options.namespace, host, path }, options.httpBindings);
+  const samples = operationSamples(
+    op,
+    { namespace: options.namespace, host, path },
+    options.httpBindings,
+    options.httpGetChanges ?? false,
+  );
   const content = `      <span>
         <p class="intro">Click <a href="${escapeAttr(file)}">here</a> for a complete list of operations.</p>
         <h2>${escapeText(op.name)}</h2>

@@ -16,6 +16,7 @@ import { hasSimpleParams, type Operation } from '../../shared/contract/model.ts'
 import type { TransactionService } from '../../shared/contract/service.ts';
 import { type CallContext, relayOf } from './call-context.ts';
 import { encodeHttpResponse } from './codec/messages.ts';
+import type { Prepared } from './before-reading.ts';
 import { faultFromError } from './fault-mapping.ts';
 import { parseContentType } from './soap-request.ts';
 
@@ -57,9 +58,11 @@ function resolve(name: string): Operation | string {
 export interface HttpBindingOptions {
   service: TransactionService<CallContext>;
   namespace: string;
+  /** What was decided before the body was read (before-reading.ts), when a check is configured. */
+  preparedOf?: (request: FastifyRequest) => Prepared | undefined;
 }
 
-export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
+export function createHttpHandler({ service, namespace, preparedOf }: HttpBindingOptions) {
   return async function httpHandler(
     request: FastifyRequest<{ Params: { op: string } }>,
     reply: FastifyReply,
@@ -96,7 +99,7 @@ export function createHttpHandler({ service, namespace }: HttpBindingOptions) {
       }
     }
 
-    const context: CallContext = {
+    const context: CallContext = preparedOf?.(request)?.context ?? {
       binding: request.method === 'GET' ? 'httpGet' : 'httpPost',
       requestId: request.id,
       remoteAddress: request.ip,

@@ -3,15 +3,17 @@
  * SOAP 1.1 and 1.2 by POST, HTTP GET and POST per operation, `?WSDL`, and the help pages. This
  * plugin owns its XML handling in its own scope: request bodies reach the bindings as raw bytes.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findOperation } from '../../shared/contract/index.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { CallContext } from './call-context.ts';
+import { type AuthenticateBeforeReading, beforeReading, type Prepared } from './before-reading.ts';
 import { renderOperationHelp, renderServiceHelp } from './help-page.ts';
 import { createHttpHandler } from './http-binding.ts';
 import { createSoapHandler } from './soap-binding.ts';
 import { renderWsdl } from './wsdl.ts';
 import { escapeAttr } from './xml-escape.ts';
+import { WWW_AUTHENTICATE } from './fault-mapping.ts';
 
 export const SERVICE_NAME = 'TransactionService';
 export const SERVICE_PATH = '/TransactionService.asmx';
@@ -21,6 +23,16 @@ export interface TransactionServicePluginOptions {
   namespace: string;
   /** HTTP GET and POST bindings (ASMX has them off by default; Payframe on, DESIGN.md §2). */
   httpBindings: boolean;
+  /**
+   * Whether the HTTP GET binding also serves operations that change state, as ASMX does
+   * (`SOAP_HTTP_GET_CHANGES`); by default they answer 405 with `Allow: POST` (shared/contract/effects.ts).
+   */
+  httpGetChanges?: boolean;
+  /**
+   * Checks the credential from the headers, before the body is read (issue 13 §14; the gateway's
+   * pre-auth.ts). Unset (a test's stand-in service): the service checks it itself.
+   */
+  authenticate?: AuthenticateBeforeReading;
 }
 
 /** The help pages carry ASMX's inline style block and no script at all. */
@@ -47,13 +59,29 @@ function queryKey(request: FastifyRequest, name: string): string | undefined {
 
 export async function transactionServicePlugin(app: FastifyInstance, opts: TransactionServicePluginOptions) {
   const { namespace, httpBindings } = opts;
+  const httpGetChanges = opts.httpGetChanges ?? false;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  const soap = createSoapHandler(opts);
-  const http = createHttpHandler(opts);
+  // The credential is checked before the body is read; the call's context is made then, once.
+  const prepared = new WeakMap<FastifyRequest, Prepared>();
+  const before = beforeReading(opts, prepared, httpGetChanges);
+  const preparedOf = (request: FastifyRequest) => prepared.get(request);
+  const soap = createSoapHandler({ ...opts, preparedOf });
+  const http = createHttpHandler({ ...opts, preparedOf });
+  // A body Fastify could not read (too large, a broken length): 401 when no credential could have
+  // allowed the call (no operation was named), as when it could not be parsed.
+  const errorHandler = async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (prepared.get(request)?.before === 'unnamed' && (error.statusCode ?? 500) < 500)
+      return reply
+        .code(401)
+        .header('www-authenticate', WWW_AUTHENTICATE)
+        .type('text/plain; charset=utf-8')
+        .send('');
+    throw error;
+  };
 
-  app.post(SERVICE_PATH, soap);
+  app.post(SERVICE_PATH, { preParsing: before.soap, errorHandler }, soap);
   // ASMX: the SOAP protocol is POST only; other verbs get 405 "Request format is unrecognized."
   app.route({
     method: ['PUT', 'DELETE', 'PATCH'],
@@ -68,11 +96,15 @@ export async function transactionServicePlugin(app: FastifyInstance, opts: Trans
 
   app.get(SERVICE_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     if (queryKey(request, 'wsdl') !== undefined) {
-      return reply
-        .type('text/xml; charset=utf-8')
-        .send(
-          renderWsdl({ serviceName: SERVICE_NAME, namespace, location: serviceUrl(request), httpBindings }),
-        );
+      return reply.type('text/xml; charset=utf-8').send(
+        renderWsdl({
+          serviceName: SERVICE_NAME,
+          namespace,
+          location: serviceUrl(request),
+          httpBindings,
+          httpGetChanges,
+        }),
+      );
     }
     if (queryKey(request, 'disco') !== undefined) {
       const url = escapeAttr(serviceUrl(request));
@@ -88,6 +120,7 @@ export async function transactionServicePlugin(app: FastifyInstance, opts: Trans
       path: SERVICE_PATH,
       host: request.host,
       httpBindings,
+      httpGetChanges,
       local: isLocal(request.ip),
     };
     const opName = queryKey(request, 'op');
@@ -97,8 +130,12 @@ export async function transactionServicePlugin(app: FastifyInstance, opts: Trans
   });
 
   if (httpBindings) {
-    app.get(`${SERVICE_PATH}/:op`, http);
-    app.post(`${SERVICE_PATH}/:op`, http);
+    app.get<{ Params: { op: string } }>(`${SERVICE_PATH}/:op`, { preParsing: before.http }, http);
+    app.post<{ Params: { op: string } }>(
+      `${SERVICE_PATH}/:op`,
+      { preParsing: before.http, errorHandler },
+      http,
+    );
   } else {
     const disabled = async (request: FastifyRequest<{ Params: { op: string } }>, reply: FastifyReply) =>
       reply

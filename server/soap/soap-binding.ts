@@ -9,7 +9,8 @@ import type { Operation } from '../../shared/contract/model.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import { type CallContext, relayOf } from './call-context.ts';
 import { decodeSoapParams, encodeSoapResponse } from './codec/messages.ts';
-import { faultFromError } from './fault-mapping.ts';
+import type { AuthenticateBeforeReading, Prepared } from './before-reading.ts';
+import { faultFromError, WWW_AUTHENTICATE } from './fault-mapping.ts';
 import { contentTypeOf, renderFault, type SoapVersion } from './soap-fault.ts';
 import {
   checkMustUnderstand,
@@ -25,9 +26,22 @@ import { decodeBytes, readXml, XmlReadError } from './xml/index.ts';
 export interface SoapBindingOptions {
   service: TransactionService<CallContext>;
   namespace: string;
+  /** What was decided before the body was read (before-reading.ts), when a check is configured. */
+  preparedOf?: (request: FastifyRequest) => Prepared | undefined;
+  /** The same check, for an operation only the Body names (before-reading.ts). */
+  authenticate?: AuthenticateBeforeReading;
 }
 
-export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
+/** 401 with the Basic challenge and an empty body (the transport's answer, as IIS gives it). */
+function unauthorized(reply: FastifyReply) {
+  return reply
+    .code(401)
+    .header('www-authenticate', WWW_AUTHENTICATE)
+    .type('text/plain; charset=utf-8')
+    .send('');
+}
+
+export function createSoapHandler({ service, namespace, preparedOf, authenticate }: SoapBindingOptions) {
   const byAction = new Map(
     operations.map((op) => [operationSoapAction(namespace, op.name), op as Operation]),
   );
@@ -39,7 +53,12 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
     const soapAction = soapActionOf(request.headers.soapaction);
     // ASMX guesses SOAP 1.2 when SOAPAction is absent or the type is application/soap+xml.
     let version: SoapVersion = soapAction === undefined || ct.base === 'application/soap+xml' ? '1.2' : '1.1';
+    const prepared = preparedOf?.(request);
+    // No credential, and no operation named before the body: a body that cannot be read could not
+    // have been a public operation's, so the answer is the 401 (issue 13 §14).
+    const unnamed = prepared?.before === 'unnamed';
     if (!isSoapContentType(ct)) {
+      if (unnamed) return unauthorized(reply);
       return reply.code(415).type(contentTypeOf(version)).send('');
     }
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
@@ -49,11 +68,13 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
     } catch (err) {
       if (err instanceof XmlReadError) {
         request.log.info({ reason: err.reason }, 'SOAP request is not well-formed XML');
+        if (unnamed) return unauthorized(reply);
         return reply.code(400).type(contentTypeOf(version)).send('');
       }
       throw err;
     }
 
+    let routed: string | undefined;
     try {
       const message = openEnvelope(root);
       version = message.version;
@@ -66,15 +87,23 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
         );
       }
       const op = route.operation;
+      routed = op.name;
+      const binding = version === '1.1' ? 'soap11' : 'soap12';
+      // The context checked before the body was read, now knowing the Envelope's version.
+      const context: CallContext = prepared
+        ? Object.assign(prepared.context, { binding })
+        : {
+            binding,
+            requestId: request.id,
+            remoteAddress: request.ip,
+            log: request.log,
+            authorization: request.headers.authorization,
+            relay: relayOf(request.headers),
+          };
+      // Named by the Body only, with no credential: a public operation's parameters are read, any
+      // other's are not (401 first, as for one named by its headers).
+      if (unnamed && authenticate) await authenticate(op.name, context);
       const params = decodeSoapParams(route.wrapper, op, namespace);
-      const context: CallContext = {
-        binding: version === '1.1' ? 'soap11' : 'soap12',
-        requestId: request.id,
-        remoteAddress: request.ip,
-        log: request.log,
-        authorization: request.headers.authorization,
-        relay: relayOf(request.headers),
-      };
       const handler = service[op.name as keyof typeof service] as (
         p: unknown,
         c: CallContext,
@@ -87,6 +116,8 @@ export function createSoapHandler({ service, namespace }: SoapBindingOptions) {
         .header('cache-control', 'private, max-age=0')
         .send(xml);
     } catch (err) {
+      // No credential and no operation the message could name: it could not have been a public call.
+      if (unnamed && routed === undefined) return unauthorized(reply);
       const { fault, status, retryAfter, transport } = faultFromError(err, request.log);
       if (transport) {
         return reply

@@ -48,6 +48,10 @@ const HTTP_OPERATIONS = [
   'GetCheckoutSession',
   'ListEndedCheckoutSessions',
 ];
+/** HTTP GET serves the reads only, unless SOAP_HTTP_GET_CHANGES (shared/contract/effects.ts). */
+const GET_OPERATIONS = HTTP_OPERATIONS.filter(
+  (name) => !['SendVerificationCode', 'RemoveStoredCard', 'CancelHostedPayment'].includes(name),
+);
 
 type Node = Record<string, unknown>;
 const REPEATED = new Set([
@@ -226,8 +230,9 @@ describe('renderWsdl bindings', () => {
     const post = named(bindings, 'TransactionServiceHttpPost');
     expect(get['http:binding']).toEqual({ '@verb': 'GET' });
     expect(post['http:binding']).toEqual({ '@verb': 'POST' });
+    expect(names(list(get, 'wsdl:operation'))).toEqual(GET_OPERATIONS);
+    expect(names(list(post, 'wsdl:operation'))).toEqual(HTTP_OPERATIONS);
     for (const binding of [get, post]) {
-      expect(names(list(binding, 'wsdl:operation'))).toEqual(HTTP_OPERATIONS);
       for (const op of list(binding, 'wsdl:operation')) {
         expect(op['http:operation']).toEqual({ '@location': `/${op['@name']}` });
         expect(op['wsdl:output']).toEqual({ 'mime:mimeXml': { '@part': 'Body' } });
@@ -244,6 +249,17 @@ describe('renderWsdl bindings', () => {
     ]);
   });
 
+  it('lists operations that change state under HTTP GET only when SOAP_HTTP_GET_CHANGES allows them', () => {
+    const asmx = definitionsOf(buildWsdl({ ...ON, httpGetChanges: true }));
+    const get = named(list(asmx, 'wsdl:binding'), 'TransactionServiceHttpGet');
+    expect(names(list(get, 'wsdl:operation'))).toEqual(HTTP_OPERATIONS);
+    const getType = named(list(asmx, 'wsdl:portType'), 'TransactionServiceHttpGet');
+    expect(names(list(getType, 'wsdl:operation'))).toEqual(HTTP_OPERATIONS);
+    const byDefault = named(list(on, 'wsdl:portType'), 'TransactionServiceHttpGet');
+    expect(names(list(byDefault, 'wsdl:operation'))).toEqual(GET_OPERATIONS);
+    expect(list(on, 'wsdl:message').map((m) => m['@name'])).not.toContain('CancelHostedPaymentHttpGetIn');
+  });
+
   it('has GET/POST messages with string parts in and the return-type element out', () => {
     const messages = list(on, 'wsdl:message');
     const getIn = named(messages, 'GetTransactionHistoriesHttpGetIn');
@@ -253,7 +269,7 @@ describe('renderWsdl bindings', () => {
       { '@name': 'merchantID', '@type': 's:string' },
     ]);
     for (const op of operations.filter(hasSimpleParams)) {
-      for (const verb of ['HttpGet', 'HttpPost']) {
+      for (const verb of GET_OPERATIONS.includes(op.name) ? ['HttpGet', 'HttpPost'] : ['HttpPost']) {
         const out = named(messages, `${op.name}${verb}Out`);
         expect(list(out, 'wsdl:part')).toEqual([
           { '@name': 'Body', '@element': `tns:${httpRootElement(op)}` },
@@ -354,8 +370,8 @@ describe('renderWsdl inputs', () => {
     expect(named(list(soap, 'wsdl:operation'), 'CreateHostedPayment')['soap:operation']).toMatchObject({
       '@soapAction': `${NS}CreateHostedPayment`,
     });
-    const get = named(list(defs, 'wsdl:binding'), 'TransactionServiceHttpGet');
-    expect(names(list(get, 'wsdl:operation'))).toContain('CreateHostedPayment');
+    const post = named(list(defs, 'wsdl:binding'), 'TransactionServiceHttpPost');
+    expect(names(list(post, 'wsdl:operation'))).toContain('CreateHostedPayment');
     expect(named(list(schemaOf(defs), 's:element'), 'string')).toEqual({
       '@name': 'string',
       '@nillable': 'true',

@@ -7,8 +7,10 @@
  * HTTP GET, then HTTP POST); portTypes `{Svc}Soap` (shared by the SOAP 1.1 and 1.2 bindings),
  * `{Svc}HttpGet`, `{Svc}HttpPost`; bindings Soap, Soap12, HttpGet, HttpPost; the service with one
  * port per binding. HTTP GET/POST messages, portTypes, bindings and ports exist only when those
- * protocols are on, and only for operations whose parameters are all scalars (`hasSimpleParams`).
+ * protocols are on, and only for operations whose parameters are all scalars (`hasSimpleParams`);
+ * HTTP GET's only for those that change nothing, unless `httpGetChanges` (shared/contract/effects.ts).
  */
+import { servedOverGet } from '../../shared/contract/effects.ts';
 import { hasSimpleParams, httpRootElement, type Operation, operations } from '../../shared/contract/index.ts';
 import { writeSchema } from './wsdl-schema.ts';
 import { XmlWriter } from './wsdl-writer.ts';
@@ -22,6 +24,11 @@ export interface WsdlOptions {
   readonly location: string;
   /** Whether the HTTP GET and POST bindings are on. */
   readonly httpBindings: boolean;
+  /**
+   * Whether HTTP GET also serves operations that change state (ASMX's behaviour); by default the
+   * HttpGet binding lists reads only (shared/contract/effects.ts).
+   */
+  readonly httpGetChanges?: boolean;
 }
 
 const NS = {
@@ -56,6 +63,8 @@ type HttpVerb = 'HttpGet' | 'HttpPost';
 export function buildWsdl(options: WsdlOptions, ops: readonly Operation[] = operations): string {
   const { serviceName: svc, namespace, location, httpBindings } = options;
   const httpOps = httpBindings ? ops.filter(hasSimpleParams) : [];
+  const getOps = httpOps.filter((op) => servedOverGet(op.name, options.httpGetChanges ?? false));
+  const opsOf = (verb: HttpVerb) => (verb === 'HttpGet' ? getOps : httpOps);
   const verbs: readonly HttpVerb[] = httpBindings ? ['HttpGet', 'HttpPost'] : [];
   const w = new XmlWriter();
 
@@ -87,7 +96,7 @@ export function buildWsdl(options: WsdlOptions, ops: readonly Operation[] = oper
   const httpBinding = (verb: HttpVerb): void => {
     w.element('wsdl:binding', { name: `${svc}${verb}`, type: `tns:${svc}${verb}` }, () => {
       w.empty('http:binding', { verb: verb === 'HttpGet' ? 'GET' : 'POST' });
-      for (const op of httpOps) {
+      for (const op of opsOf(verb)) {
         w.element('wsdl:operation', { name: op.name }, () => {
           w.empty('http:operation', { location: `/${op.name}` });
           w.element('wsdl:input', {}, () => {
@@ -124,7 +133,7 @@ export function buildWsdl(options: WsdlOptions, ops: readonly Operation[] = oper
       });
     }
     for (const verb of verbs) {
-      for (const op of httpOps) {
+      for (const op of opsOf(verb)) {
         w.element('wsdl:message', { name: `${op.name}${verb}In` }, () => {
           // GET/POST parameters travel as text whatever their schema type (ASMX writes s:string).
           for (const p of op.params) w.empty('wsdl:part', { name: p.name, type: 's:string' });
@@ -141,7 +150,7 @@ export function buildWsdl(options: WsdlOptions, ops: readonly Operation[] = oper
     });
     for (const verb of verbs) {
       w.element('wsdl:portType', { name: `${svc}${verb}` }, () => {
-        for (const op of httpOps) portTypeOperation(op, verb);
+        for (const op of opsOf(verb)) portTypeOperation(op, verb);
       });
     }
 
@@ -181,6 +190,7 @@ export function renderWsdl(options: WsdlOptions): string {
     options.namespace,
     options.location,
     options.httpBindings,
+    options.httpGetChanges ?? false,
   ]);
   let document = cache.get(key);
   if (document !== undefined) {
