@@ -357,6 +357,31 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
     40: {
       tests: [t('server/http/metrics.test.ts', 'keeps a safe X-Request-Id and replaces an unsafe one')],
     },
+    41: {
+      tests: [
+        t(
+          'server/soap/get-binding.test.ts',
+          'CancelHostedPayment over GET is 405 with Allow: POST, and the session stays open',
+        ),
+        t('server/soap/get-binding.test.ts', '%s over GET is 405, whoever calls, and reaches no handler'),
+        t('server/soap/get-binding.test.ts', 'the WSDL and the help page offer GET for reads only'),
+        t(
+          'server/soap/get-binding.test.ts',
+          'with SOAP_HTTP_GET_CHANGES=true, CancelHostedPayment over GET cancels',
+        ),
+      ],
+    },
+    42: {
+      tests: [
+        t('server/soap/auth-before-reading.test.ts', 'no credential, %s: 401, the body unread'),
+        t('server/soap/auth-before-reading.test.ts', 'a wrong key, %s: 401'),
+        t('server/soap/auth-before-reading.test.ts', 'a throttled address gets 429 before its body is read'),
+        t(
+          'server/soap/auth-before-reading.test.ts',
+          'an operation named by the Body only (SOAP 1.2): 401 unless it is public',
+        ),
+      ],
+    },
   },
 
   xml: {
