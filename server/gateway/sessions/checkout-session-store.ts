@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { AmountError, fromCents, toCents, toPositiveCents } from '../../../shared/money.ts';
-import { checkReturnUrl, URL_PROBLEM_MESSAGES } from '../../../shared/return-url.ts';
+import { checkReturnUrl, checkUrlAnyOrigin, URL_PROBLEM_MESSAGES } from '../../../shared/return-url.ts';
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
 import type { Merchant } from '../merchants/merchant-store.ts';
@@ -154,9 +154,7 @@ export class CheckoutSessionStore {
     }
     let webhookUrl: string | null = null;
     if (input.webhookUrl) {
-      const checked = checkReturnUrl(input.webhookUrl, [
-        new URL(input.webhookUrl, 'https://x.invalid').origin,
-      ]);
+      const checked = checkUrlAnyOrigin(input.webhookUrl);
       if ('problem' in checked) throw problem('webhookUrl', URL_PROBLEM_MESSAGES[checked.problem]);
       webhookUrl = checked.url;
     }
