@@ -382,6 +382,17 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         ),
       ],
     },
+    43: {
+      tests: [
+        t(
+          'server/checkout/return-url-paths.test.ts',
+          'a ReturnUrl with %s: 400 over REST, Success=false over SOAP, nothing stored',
+        ),
+        t('server/checkout/return-url-paths.test.ts', 'a WebhookUrl with %s: refused on both paths'),
+        t('shared/return-url.test.ts', 'refuses %s (%s), however it is spelled'),
+        t('shared/return-url.test.ts', 'is at most 2,048 characters, before and after parsing'),
+      ],
+    },
   },
 
   xml: {
