@@ -1,67 +1,20 @@
-import { XMLParser } from 'fast-xml-parser';
 import { decodeAttributeValue, decodeReferences } from './decode-entities.ts';
 import { NamespaceScope, splitQName, XMLNS_NS } from './namespace-scope.ts';
+import type { RawElement } from './scan-markup.ts';
 import type { XmlAttribute, XmlElement, XmlNode } from './xml-element.ts';
 import { XmlReadError } from './xml-read-error.ts';
 
 /**
- * fast-xml-parser's ordered output → XmlElement, with our own entity decoding and namespace
- * resolution (docs: asmx-compatibility.md §4 "Full set" of options). The input has passed
- * scanMarkup, so it is well-formed and within limits; this step only interprets it.
+ * The scan's raw tree → XmlElement, with our own entity decoding and namespace resolution
+ * (docs: asmx-compatibility.md §4: fast-xml-parser's options as the "Full set" gives them —
+ * values untrimmed and unconverted, references decoded by decode-entities.ts only, names resolved
+ * by URI). The input has passed scanMarkup, so it is well-formed and within limits; this step only
+ * interprets it. Element names like `__proto__` or `constructor` are ordinary elements: the tree
+ * holds no name-keyed objects.
  */
-
-// Every tag name reaches the parser as TAG_MARK + name. The parser throws `[SECURITY] Invalid name`
-// for `constructor`/`prototype`, renames `__proto__` and `toString`-like names (§4 "Names"), and
-// our tree must keep them as ordinary elements the SOAP layer ignores (§2 row 22). `$` cannot start
-// an XML name, so the mark never collides with `#text`, `#cdata` or `:@`, and the transform is
-// idempotent: 5.12.1 applies it twice to self-closing tags.
-const TAG_MARK = '$';
-const ATTR_MARK = '@_';
-const TEXT = '#text';
-const CDATA = '#cdata';
-// Typed as the `Symbol` wrapper in fxp.d.ts; it is a plain symbol at run time.
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
-
-type OrderedNode = Record<string | symbol, unknown>;
-
-// One parser per depth limit, built once: building one costs as much as parsing a small envelope.
-const parsers = new Map<number, XMLParser>();
-
-export function parseOrdered(parserInput: string, maxDepth: number): OrderedNode[] {
-  let parser = parsers.get(maxDepth);
-  if (!parser) {
-    parser = new XMLParser({
-      preserveOrder: true,
-      ignoreAttributes: false,
-      attributeNamePrefix: ATTR_MARK,
-      parseTagValue: false,
-      parseAttributeValue: false,
-      trimValues: false,
-      processEntities: false,
-      cdataPropName: CDATA,
-      ignoreDeclaration: true,
-      ignorePiTags: true,
-      removeNSPrefix: false,
-      captureMetaData: true,
-      jPath: false,
-      maxNestedTags: maxDepth + 1,
-      transformTagName: (name) => (name.startsWith(TAG_MARK) ? name : TAG_MARK + name),
-    });
-    parsers.set(maxDepth, parser);
-  }
-  return parser.parse(parserInput) as OrderedNode[];
-}
-
-export function buildTree(nodes: OrderedNode[], text: string): { root: XmlElement; elementCount: number } {
-  const ctx = { scope: new NamespaceScope(), lineStarts: lineStartsOf(text), elementCount: 0 };
-  const roots: XmlElement[] = [];
-  for (const node of nodes) {
-    const el = toElement(node, ctx);
-    if (el !== undefined) roots.push(el);
-  }
-  const root = roots[0];
-  if (roots.length !== 1 || root === undefined) throw new XmlReadError('malformed', 'Expected one root');
-  return { root, elementCount: ctx.elementCount };
+export function buildTree(raw: RawElement, text: string): { root: XmlElement; elementCount: number } {
+  const ctx: Context = { scope: new NamespaceScope(), lineStarts: lineStartsOf(text), elementCount: 0 };
+  return { root: toElement(raw, ctx), elementCount: ctx.elementCount };
 }
 
 interface Context {
@@ -72,25 +25,15 @@ interface Context {
 
 // Hot path, once per element: plain loops, no closures made per call (under tsx every closure
 // created costs a property definition for its name).
-function tagKey(node: OrderedNode): string | undefined {
-  for (const k in node) if (k.startsWith(TAG_MARK)) return k;
-  return undefined;
-}
-
-function toElement(node: OrderedNode, ctx: Context): XmlElement | undefined {
-  const key = tagKey(node);
-  if (key === undefined) return undefined;
+function toElement(node: RawElement, ctx: Context): XmlElement {
   ctx.elementCount++;
-  const { prefix, local } = splitQName(key.slice(TAG_MARK.length));
+  const { prefix, local } = splitQName(node.name);
   if (prefix === 'xmlns') throw new XmlReadError('malformed', 'Element names cannot use the xmlns prefix');
 
-  const rawAttrs = node[':@'] as Record<string, string> | undefined;
   const raw: { prefix: string; local: string; value: string }[] = [];
-  if (rawAttrs) {
-    for (const name in rawAttrs) {
-      const q = splitQName(name.slice(ATTR_MARK.length));
-      raw.push({ prefix: q.prefix, local: q.local, value: decodeAttributeValue(rawAttrs[name] as string) });
-    }
+  for (let i = 0; i < node.attrs.length; i += 2) {
+    const q = splitQName(node.attrs[i] as string);
+    raw.push({ prefix: q.prefix, local: q.local, value: decodeAttributeValue(node.attrs[i + 1] as string) });
   }
   // Declarations first: they apply to the element's own name and to all of its attributes.
   const declared: string[] = [];
@@ -114,25 +57,23 @@ function toElement(node: OrderedNode, ctx: Context): XmlElement | undefined {
   }
 
   const ns = ctx.scope.resolve(prefix);
-  const meta = node[META] as { startIndex?: number } | undefined;
-  const { line, col } = locate(meta?.startIndex ?? 0, ctx.lineStarts);
-  const children = toChildren(node[key] as OrderedNode[], ctx);
+  const { line, col } = locate(node.at, ctx.lineStarts);
+  const children = toChildren(node.children, ctx);
   ctx.scope.end(declared);
   return { ns, local, prefix, attrs, children, line, col };
 }
 
-function toChildren(nodes: OrderedNode[], ctx: Context): XmlNode[] {
+function toChildren(nodes: RawElement['children'], ctx: Context): XmlNode[] {
   const children: XmlNode[] = [];
   let text = '';
   for (const node of nodes) {
-    if (TEXT in node) {
-      text += decodeReferences(node[TEXT] as string);
-    } else if (CDATA in node) {
+    if (typeof node === 'string') {
+      text += decodeReferences(node);
+    } else if ('cdata' in node) {
       // CDATA is literal: `<![CDATA[M&1<]]>` is `M&1<` (§2 row 17).
-      text += ((node[CDATA] as OrderedNode[])[0]?.[TEXT] as string | undefined) ?? '';
+      text += node.cdata;
     } else {
       const child = toElement(node, ctx);
-      if (child === undefined) continue;
       if (text !== '') children.push(text);
       text = '';
       children.push(child);

@@ -1,5 +1,5 @@
 import { XMLValidator } from 'fast-xml-parser';
-import { buildTree, parseOrdered } from './build-tree.ts';
+import { buildTree } from './build-tree.ts';
 import { scanMarkup } from './scan-markup.ts';
 import { NON_XML_CHAR } from './xml-chars.ts';
 import type { XmlElement } from './xml-element.ts';
@@ -10,7 +10,11 @@ import { positionAt, XmlReadError } from './xml-read-error.ts';
  * Reads a request document into its namespace-resolved document element, or throws XmlReadError.
  * This is ASMX's `XmlTextReader` with `DtdProcessing = Prohibit`, `XmlResolver = null` and
  * `Normalization = true` (docs: asmx-compatibility.md §1.2 point 5), built as §4 recommends:
- * a strict front-end, then fast-xml-parser, then our own entity decoding and namespace resolution.
+ * a strict front-end, then our own entity decoding and namespace resolution. The front-end's one
+ * pass also records the tree it walked (scan-markup.ts `RawElement`), so the document is parsed
+ * once: fast-xml-parser's ordered parse of the same text, which this reader used to run after the
+ * scan, cost more than the rest of a small request's XML work together (issue 18); it is kept as the
+ * reference this reader is tested against (reference-reader.ts).
  *
  * `text` is the decoded body (see decode-bytes.ts); a leading U+FEFF is tolerated. Linear time:
  * every step is a forward pass or bounded by the limits.
@@ -47,9 +51,5 @@ export function readXml(text: string, limits: Partial<XmlLimits> = {}): XmlEleme
     throw new XmlReadError('malformed', 'Document is not well-formed');
   }
 
-  const { root, elementCount } = buildTree(parseOrdered(scan.parserInput, effective.maxDepth), normalized);
-  if (elementCount !== scan.elementCount) {
-    throw new XmlReadError('malformed', 'Parser and front-end disagree on the document structure');
-  }
-  return root;
+  return buildTree(scan.root, normalized).root;
 }

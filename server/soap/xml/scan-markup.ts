@@ -3,26 +3,52 @@ import type { XmlLimits } from './xml-limits.ts';
 import { positionAt, XmlReadError, type XmlReadReason } from './xml-read-error.ts';
 
 /**
- * The strict front-end in front of fast-xml-parser, which is not a validator
+ * The strict front-end of the reader. fast-xml-parser is not a validator
  * (docs: asmx-compatibility.md §4 "XMLParser.parse does not check well-formedness"; its
- * XMLValidator still accepts multiple roots, `<` in attribute values and unknown `<!…>` markup).
+ * XMLValidator still accepts multiple roots, `<` in attribute values and unknown `<!…>` markup), so
+ * this scan is what decides well-formedness.
  *
- * One forward pass over LF-normalised text checks the XML 1.0 grammar the parser relies on:
- * the declaration only at offset 0 (row 16), one root with nothing but whitespace, comments and
- * PIs around it (row 21), matched tags, quoted and unique attributes without `<`, well-formed
- * comments, CDATA and PIs, no `]]>` in text; and it enforces the limits (rows 6, 7, 8, 12) before
- * anything is allocated per element. References are checked later by decode-entities.ts.
+ * One forward pass over LF-normalised text checks the XML 1.0 grammar: the declaration only at
+ * offset 0 (row 16), one root with nothing but whitespace, comments and PIs around it (row 21),
+ * matched tags, quoted and unique attributes without `<`, well-formed comments, CDATA and PIs, no
+ * `]]>` in text; and it enforces the limits (rows 6, 7, 8, 12) as it goes. References are checked
+ * later by decode-entities.ts.
+ *
+ * The same pass records what it walked as a raw tree (`RawElement`: names, raw attribute values,
+ * raw text and CDATA, `<` offsets), which build-tree.ts interprets; so the document is parsed once
+ * (issue 18; until then fast-xml-parser parsed it a second time, reference-reader.ts).
  *
  * Every search moves forward or is cached (`nextIndex`), so the scan is linear in the input.
  *
- * It returns the text fast-xml-parser should read: identical except that PI bodies are blanked,
- * because the parser scans PIs quote-aware and fails on `<?pi don't?>` or ends `<?pi "?>"?>` late.
- * Blanking keeps every offset, so element positions still point into the original text.
+ * It also returns the text for fast-xml-parser's validator, which still judges names outside the
+ * BMP (read-xml.ts): identical except that PI bodies are blanked, because fast-xml-parser scans PIs
+ * quote-aware and fails on `<?pi don't?>` or ends `<?pi "?>"?>` late. Blanking keeps every offset.
  */
 
 export interface ScanResult {
+  /** The text with PI bodies blanked, for fast-xml-parser's validator (read-xml.ts). */
   parserInput: string;
   elementCount: number;
+  /** The document element as scanned: names, raw attribute values and raw text, in order. */
+  root: RawElement;
+}
+
+/**
+ * An element as the scan found it, before any interpretation (build-tree.ts resolves namespaces and
+ * decodes references): its qualified name, the offset of its `<`, its attributes as name/raw value
+ * pairs in document order, and its content. Text is raw (references undecoded); CDATA content is
+ * literal, so it is kept apart; comments and PIs are left out.
+ */
+export interface RawElement {
+  name: string;
+  at: number;
+  /** name, value, name, value, …: the values as written between the quotes. */
+  attrs: string[];
+  children: (RawElement | string | RawCdata)[];
+}
+
+export interface RawCdata {
+  cdata: string;
 }
 
 const DECLARATION =
@@ -40,8 +66,9 @@ class MarkupScanner {
   private readonly limits: XmlLimits;
   private readonly nextLt: (from: number) => number;
   private readonly nextCdataEnd: (from: number) => number;
-  /** Names of the open elements, innermost last. */
-  private readonly open: string[] = [];
+  /** The open elements, innermost last. */
+  private readonly open: RawElement[] = [];
+  private root: RawElement | undefined;
   /** Pieces of the parser input: the text with PI bodies blanked. */
   private readonly pieces: string[] = [];
   private copied = 0;
@@ -74,7 +101,12 @@ class MarkupScanner {
     if (this.elementCount === 0) this.fail('malformed', 'Root element is missing', text.length);
     if (this.open.length > 0) this.fail('malformed', 'Unclosed element', text.length);
     this.pieces.push(text.slice(this.copied));
-    return { parserInput: this.pieces.join(''), elementCount: this.elementCount };
+    // elementCount > 0: the first start tag set the root.
+    return {
+      parserInput: this.pieces.join(''),
+      elementCount: this.elementCount,
+      root: this.root as RawElement,
+    };
   }
 
   /** The XML declaration, only at offset 0 (row 16); returns where the document continues. */
@@ -96,6 +128,12 @@ class MarkupScanner {
     }
     const cdataEnd = this.nextCdataEnd(start);
     if (cdataEnd !== -1 && cdataEnd < end) this.fail('malformed', '"]]>" in text', cdataEnd);
+    if (end > start) this.current().children.push(this.text.slice(start, end));
+  }
+
+  /** The innermost open element (only called inside the root). */
+  private current(): RawElement {
+    return this.open[this.open.length - 1] as RawElement;
   }
 
   private comment(lt: number): number {
@@ -109,6 +147,7 @@ class MarkupScanner {
     if (this.open.length === 0) this.fail('malformed', 'CDATA outside the root element', lt);
     const end = this.text.indexOf(']]>', lt + 9);
     if (end === -1) this.fail('malformed', 'Unclosed CDATA section', lt);
+    this.current().children.push({ cdata: this.text.slice(lt + 9, end) });
     return end + 3;
   }
 
@@ -134,7 +173,7 @@ class MarkupScanner {
     const name = this.name(lt + 2);
     const gt = this.skipSpace(lt + 2 + name.length);
     if (this.text.charCodeAt(gt) !== GT) this.fail('malformed', 'Bad end tag', lt);
-    if (this.open.pop() !== name) this.fail('malformed', 'End tag does not match start tag', lt);
+    if (this.open.pop()?.name !== name) this.fail('malformed', 'End tag does not match start tag', lt);
     if (this.open.length === 0) this.rootClosed = true;
     return gt + 1;
   }
@@ -145,30 +184,53 @@ class MarkupScanner {
     const name = this.name(lt + 1);
     if (++this.elementCount > limits.maxElements) this.fail('limit', 'Too many elements', lt);
     if (open.length + 1 > limits.maxDepth) this.fail('limit', 'Elements nested too deeply', lt);
-    const seen = new Set<string>();
+    const element: RawElement = { name, at: lt, attrs: [], children: [] };
+    const { attrs } = element;
     let at = lt + 1 + name.length;
     for (;;) {
       const next = this.skipSpace(at);
       if (text.charCodeAt(next) === GT) {
-        open.push(name);
+        this.attach(element);
+        open.push(element);
         return next + 1;
       }
       if (text.startsWith('/>', next)) {
+        this.attach(element);
         if (open.length === 0) this.rootClosed = true;
         return next + 2;
       }
       if (next === at) this.fail('malformed', 'Bad start tag', at);
       const attrName = this.name(next);
-      if (seen.has(attrName)) this.fail('malformed', 'Duplicate attribute', next);
-      seen.add(attrName);
-      if (seen.size > limits.maxAttributesPerElement || ++this.totalAttributes > limits.maxTotalAttributes) {
+      // Attributes are few (the limit bounds them): a scan of the names so far beats a Set per tag.
+      for (let i = 0; i < attrs.length; i += 2) {
+        if (attrs[i] === attrName) this.fail('malformed', 'Duplicate attribute', next);
+      }
+      if (
+        attrs.length / 2 + 1 > limits.maxAttributesPerElement ||
+        ++this.totalAttributes > limits.maxTotalAttributes
+      ) {
         this.fail('limit', 'Too many attributes', next);
       }
-      at = this.attributeValue(next + attrName.length);
+      const quoteAt = this.attributeValue(next + attrName.length);
+      const close = this.attributeEnd;
+      attrs.push(attrName, text.slice(quoteAt + 1, close));
+      at = close + 1;
     }
   }
 
-  /** `S? = S? "…"` or `'…'` without `<`; returns the offset after the closing quote. */
+  /** A new element into its parent's content, or as the root. */
+  private attach(element: RawElement): void {
+    if (this.open.length === 0) this.root = element;
+    else this.current().children.push(element);
+  }
+
+  /** Where the last attribute value's closing quote is (attributeValue sets it). */
+  private attributeEnd = 0;
+
+  /**
+   * `S? = S? "…"` or `'…'` without `<`; returns the offset of the opening quote and leaves that of
+   * the closing one in `attributeEnd`.
+   */
   private attributeValue(afterName: number): number {
     const { text } = this;
     const eq = this.skipSpace(afterName);
@@ -180,7 +242,8 @@ class MarkupScanner {
     if (close === -1) this.fail('malformed', 'Unclosed attribute value', quoteAt);
     const lt = this.nextLt(quoteAt + 1);
     if (lt !== -1 && lt < close) this.fail('malformed', '"<" in attribute value', lt);
-    return close + 1;
+    this.attributeEnd = close;
+    return quoteAt;
   }
 
   private name(at: number): string {

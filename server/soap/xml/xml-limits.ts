@@ -1,5 +1,5 @@
 /**
- * Structural caps checked by the front-end scan before fast-xml-parser sees the document.
+ * Structural caps checked by the front-end scan as it reads the document.
  * They bound the attack-matrix rows that a 1 MiB body cap alone does not make cheap
  * (docs: asmx-compatibility.md §2 rows 6, 7, 8, 11, 12). A SOAP request for this service is a few
  * dozen elements, so the defaults leave a wide margin.
