@@ -4,6 +4,7 @@
  * paid successfully at most once (a unique index on transactions enforces it).
  */
 import crypto from 'node:crypto';
+import { containsCardNumber } from '../../../shared/card/card-number-in-text.ts';
 import { AmountError, fromCents, toCents, toPositiveCents } from '../../../shared/money.ts';
 import { checkReturnUrl, checkUrlAnyOrigin, URL_PROBLEM_MESSAGES } from '../../../shared/return-url.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -90,6 +91,11 @@ function cleanText(value: string | null | undefined, field: string, max: number)
     .join('')
     .trim();
   if (cleaned.length > max) throw problem(field, `must be at most ${max} characters.`);
+  // Whoever writes a session (the gateway's operations, the CLI): never a card number in clear.
+  if (containsCardNumber(cleaned)) {
+    const message = `${field} must not contain a card number.`;
+    throw new PayframeError('validation_failed', message, [{ field, code: 'card_number', message }]);
+  }
   return cleaned === '' ? null : cleaned;
 }
 
