@@ -116,10 +116,11 @@ export async function checkoutApiRoutes(
 
   // A 3-D Secure challenge's result, for the widget to poll on its own origin (three-ds-results.ts).
   app.get('/api/checkout/sessions/:token/three-ds/:id', async (request, reply) => {
-    tokenOf(request);
+    const token = tokenOf(request);
     deps.memoryLimits.enforce(reply, `read:ip:${request.ip}`, deps.limits.readPerIp, deps.now());
     const id = (request.params as { id?: string }).id ?? '';
-    const found = CHALLENGE_ID.test(id) && deps.threeDs ? await deps.threeDs.result(id) : null;
+    // Only a challenge made for this very session (issue 13 §5).
+    const found = CHALLENGE_ID.test(id) && deps.threeDs ? await deps.threeDs.result(id, token) : null;
     if (!found) throw new PayframeError('not_found', 'There is no such 3-D Secure challenge.');
     return found;
   });

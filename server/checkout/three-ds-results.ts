@@ -17,8 +17,11 @@ export interface ChallengeResultView {
 }
 
 export interface ThreeDsResults {
-  /** null when the gateway knows no such challenge. */
-  result(challengeId: string): Promise<ChallengeResultView | null>;
+  /**
+   * null when the gateway knows no such challenge made for this checkout session (issue 13 §5: a
+   * challenge is bound to the session it was made for; another session's is not found).
+   */
+  result(challengeId: string, sessionToken: string): Promise<ChallengeResultView | null>;
   /** The origin the challenge pages come from, when it is not this server's own. */
   frameOrigin: string | null;
 }
@@ -35,9 +38,9 @@ export function challengeIdOf(challengeUrl: string): string | null {
 export function inProcessThreeDsResults(service: ThreeDsService, db: Queryable): ThreeDsResults {
   return {
     frameOrigin: null,
-    async result(id) {
+    async result(id, sessionToken) {
       const c = await service.challengeStatus(db, id);
-      if (!c) return null;
+      if (!c || c.checkoutSessionToken !== sessionToken) return null;
       const r = c.result;
       return {
         status: c.status,
@@ -60,8 +63,9 @@ export function remoteThreeDsResults(options: {
   const base = options.baseUrl.replace(/\/+$/, '');
   return {
     frameOrigin: new URL(options.publicUrl).origin,
-    async result(id) {
-      const res = await fetch(`${base}/3ds/challenge/${encodeURIComponent(id)}/result.json`, {
+    async result(id, sessionToken) {
+      const query = new URLSearchParams({ session: sessionToken });
+      const res = await fetch(`${base}/3ds/challenge/${encodeURIComponent(id)}/result.json?${query}`, {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });

@@ -77,7 +77,10 @@ export interface ThreeDsCheck {
   failure?: string;
 }
 
-/** Verifies CAVV/ECI/XID/DirectoryServerTransactionId when the request carries them. */
+/**
+ * Verifies CAVV/ECI/XID/DirectoryServerTransactionId when the request carries them, for the checkout
+ * session being paid (its id; null for a merchant's own sale): a result pays what it was made for.
+ */
 export async function threeDsAuthenticated(
   q: Queryable,
   deps: GatewayDeps,
@@ -85,6 +88,7 @@ export async function threeDsAuthenticated(
   source: Source,
   cents: bigint,
   r: Request,
+  checkoutSessionId: string | null,
 ): Promise<ThreeDsCheck> {
   if (!r.CAVV && !r.XID && !r.DirectoryServerTransactionId) return { authenticated: false };
   if (source.kind !== 'card')
@@ -97,7 +101,7 @@ export async function threeDsAuthenticated(
       xid: r.XID ?? '',
       dsTransactionId: r.DirectoryServerTransactionId ?? '',
     },
-    { merchantId, cardFingerprint: source.card.fingerprint, amountCents: cents },
+    { merchantId, cardFingerprint: source.card.fingerprint, amountCents: cents, checkoutSessionId },
   );
   if (!check.ok) return { authenticated: false, failure: check.reason };
   return { authenticated: true };
@@ -110,19 +114,24 @@ export const failedThreeDs = (failure: string): ProcessorResult => ({
   approvedAmountCents: 0n,
 });
 
-/** The challenge for a card whose issuer asks for 3-D Secure, or the decline when the merchant has none. */
+/**
+ * The challenge for a card whose issuer asks for 3-D Secure (bound to the checkout session being
+ * paid, if any), or the decline when the merchant has none.
+ */
 export async function challengeOrDecline(
   deps: GatewayDeps,
   merchant: { id: string; threeDsEnrolled: boolean },
   source: Extract<Source, { kind: 'card' }>,
   cents: bigint,
   result: ProcessorResult,
+  checkoutSessionId: string | null,
 ): Promise<{ result: ProcessorResult; challengeUrl?: string }> {
   if (merchant.threeDsEnrolled) {
     const challenge = await deps.threeDs.createChallenge(deps.db, {
       merchantId: merchant.id,
       cardFingerprint: source.card.fingerprint,
       amountCents: cents,
+      checkoutSessionId,
     });
     return {
       result: { ...result, responseCode: '65', responseMessage: 'Authentication required' },

@@ -67,13 +67,13 @@ export async function runSale(
   if (!merchant) throw new RequestProblem('03', 'Unknown merchant.');
   checkMethod(kind, r, merchant);
   const source = await resolveSource(deps.db, deps, merchantId, r, { allowWallet: false });
-  const threeDs = await threeDsAuthenticated(deps.db, deps, merchantId, source, cents, r);
+  const threeDs = await threeDsAuthenticated(deps.db, deps, merchantId, source, cents, r, null);
   const reference = `tx-${crypto.randomUUID()}`;
   let result = threeDs.failure
     ? failedThreeDs(threeDs.failure)
     : await authorize(deps, source, reference, cents, r, threeDs.authenticated);
   if (result.challengeRequired && source.kind === 'card') {
-    const c = await challengeOrDecline(deps, merchant, source, cents, result);
+    const c = await challengeOrDecline(deps, merchant, source, cents, result, null);
     if (c.challengeUrl) return { row: null, source, result: c.result, challengeUrl: c.challengeUrl };
     result = c.result;
   }

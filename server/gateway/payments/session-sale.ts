@@ -69,7 +69,7 @@ async function prepare(
     checkMethod(kind, r, merchant);
     // A shopper's wallet card may be paid only by the checkout server, for a checkout session.
     const source = await resolveSource(q, deps, merchant.id, r, { allowWallet: actingMerchant === null });
-    const threeDs = await threeDsAuthenticated(q, deps, merchant.id, source, cents, r);
+    const threeDs = await threeDsAuthenticated(q, deps, merchant.id, source, cents, r, session.id);
     return { source, cents, threeDs };
   } catch (err) {
     if (err instanceof RequestProblem) throw new Refusal(record, err);
@@ -167,7 +167,7 @@ export async function paySessionSale(
 
   if (result.challengeRequired && source.kind === 'card') {
     await endOwnClaim(deps.db, session.id, reference, null);
-    const c = await challengeOrDecline(deps, merchant, source, cents, result);
+    const c = await challengeOrDecline(deps, merchant, source, cents, result, session.id);
     if (c.challengeUrl) {
       return {
         kind: 'done',

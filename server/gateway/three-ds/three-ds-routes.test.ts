@@ -36,7 +36,7 @@ describe('3-D Secure challenge pages', () => {
   });
 
   const create = () =>
-    service.createChallenge(db, { merchantId, cardFingerprint: 'fp_test', amountCents: 123456n });
+    service.createChallenge(db, { merchantId, cardFingerprint: 'fp_test', amountCents: 123456n, checkoutSessionId: null });
   const post = (url: string, outcome: string, headers: Record<string, string> = { origin: ORIGIN }) =>
     t.app.inject({
       method: 'POST',
@@ -54,6 +54,7 @@ describe('3-D Secure challenge pages', () => {
       merchantId: rows[0]!.id,
       cardFingerprint: 'fp_embed',
       amountCents: 500n,
+      checkoutSessionId: null,
     });
     const res = await t.app.inject({ url: c.url, headers: { host: HOST } });
     expect(res.headers['content-security-policy']).toContain(

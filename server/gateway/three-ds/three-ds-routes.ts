@@ -2,7 +2,8 @@
  * The sandbox ACS over HTTP (DESIGN.md §13):
  *   GET  /3ds/challenge/:id              the challenge page (or its result, once decided)
  *   POST /3ds/challenge/:id              the shopper's answer (form field `outcome`), then the result page
- *   GET  /3ds/challenge/:id/result.json  `{status, cavv, eci, xid, dsTransactionId}` for polling
+ *   GET  /3ds/challenge/:id/result.json  `{status, cavv, eci, xid, dsTransactionId}` for polling;
+ *                                         `?session=<token>`: only if made for that checkout session
  *
  * Pages carry no script; their one `<style>` has a per-response nonce (security-requirements.md
  * EMB-1). They are framed by Payframe's own checkout iframe, so `frame-ancestors 'self'` by default.
@@ -124,7 +125,12 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
   app.get('/3ds/challenge/:id/result.json', async (request: IdRequest, reply) => {
     const challenge = await service.challengeStatus(db, request.params.id);
     reply.header('cache-control', 'no-store');
-    if (!challenge) return sendError(reply, 'not_found', 'There is no such 3-D Secure challenge.');
+    // `?session=<token>`: the checkout asks for its own session's challenge (issue 13 §5); another
+    // session's, or a merchant's own, is not there for it.
+    const session = (request.query as { session?: unknown }).session;
+    const forSession = session === undefined || challenge?.checkoutSessionToken === session;
+    if (!challenge || !forSession)
+      return sendError(reply, 'not_found', 'There is no such 3-D Secure challenge.');
     const r = challenge.result;
     return reply.type('application/json; charset=utf-8').send({
       status: challenge.status,

@@ -10,7 +10,8 @@
  * leaves the result unused.
  *
  * The CAVV is an HMAC (SHA-256, truncated to the 20 bytes a CAVV carries) over the challenge's
- * binding — XID, DS transaction id, merchant, card fingerprint, amount — under a key derived from
+ * binding — XID, DS transaction id, merchant, card fingerprint, amount, and the checkout session it
+ * was made for (issue 13 §5) — under a key derived from
  * the secret the caller passes (the vault owns the keys), so a stored or forged CAVV that does not
  * match the binding is refused even if someone could write to the table.
  */
@@ -51,6 +52,8 @@ export interface ChallengeStatus {
   merchantName?: string;
   /** The merchant's registered origins: the checkout iframe showing the challenge may sit in them. */
   merchantOrigins: string[];
+  /** The token of the checkout session the challenge was made for; null for a merchant's own sale. */
+  checkoutSessionToken: string | null;
   /** Decimal string, "12.34" (DESIGN.md §3). */
   amount: string;
   expiresAt: Date;
@@ -73,6 +76,8 @@ export interface ThreeDsServiceOptions {
 interface ChallengeRow {
   id: string;
   merchant_id: string;
+  checkout_session_id: string | null;
+  session_token: string | null;
   card_fingerprint: string;
   amount: string;
   status: 'pending' | 'authenticated' | 'failed' | 'used';
@@ -86,10 +91,12 @@ interface ChallengeRow {
 }
 
 const SELECT_CHALLENGE = `
-  select c.id, c.merchant_id, c.card_fingerprint, c.amount, c.status, c.cavv, c.eci, c.xid,
+  select c.id, c.merchant_id, c.checkout_session_id::text as checkout_session_id, s.token as session_token,
+         c.card_fingerprint, c.amount, c.status, c.cavv, c.eci, c.xid,
          c.ds_transaction_id, c.expires_at, coalesce(nullif(m.business_name, ''), m.name) as merchant_name,
          m.origins
-    from three_ds_challenges c join merchants m on m.id = c.merchant_id`;
+    from three_ds_challenges c join merchants m on m.id = c.merchant_id
+    left join checkout_sessions s on s.id = c.checkout_session_id`;
 
 function sameString(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
@@ -116,11 +123,20 @@ export class ThreeDsService {
 
   async createChallenge(
     q: Queryable,
-    input: { merchantId: string; cardFingerprint: string; amountCents: bigint; ttlMinutes?: number },
+    input: {
+      merchantId: string;
+      cardFingerprint: string;
+      amountCents: bigint;
+      /** The checkout session being paid (its id), or null for a merchant's own ProcessTransaction. */
+      checkoutSessionId: string | null;
+      ttlMinutes?: number;
+    },
   ): Promise<CreatedChallenge> {
     const merchantId = canonicalMerchant(input.merchantId);
     if (!merchantId) throw new TypeError('merchantId must be a digit string.');
     if (!input.cardFingerprint) throw new TypeError('cardFingerprint is required.');
+    const sessionId = input.checkoutSessionId === null ? null : canonicalMerchant(input.checkoutSessionId);
+    if (sessionId === undefined) throw new TypeError('checkoutSessionId must be a digit string or null.');
     if (input.amountCents <= 0n || input.amountCents > MAX_CENTS)
       throw new RangeError('amountCents is out of range.');
     const ttl = input.ttlMinutes ?? DEFAULT_TTL_MINUTES;
@@ -133,8 +149,9 @@ export class ThreeDsService {
     const expiresAt = new Date(now.getTime() + ttl * 60_000);
     await q.query(
       `insert into three_ds_challenges
-         (id, merchant_id, card_fingerprint, amount, status, xid, ds_transaction_id, created_at, expires_at)
-       values ($1, $2, $3, $4, 'pending', $5, $6, $7::timestamptz, $8::timestamptz)`,
+         (id, merchant_id, card_fingerprint, amount, status, xid, ds_transaction_id, created_at, expires_at,
+          checkout_session_id)
+       values ($1, $2, $3, $4, 'pending', $5, $6, $7::timestamptz, $8::timestamptz, $9)`,
       [
         id,
         merchantId,
@@ -144,6 +161,7 @@ export class ThreeDsService {
         dsTransactionId,
         now.toISOString(),
         expiresAt.toISOString(),
+        sessionId,
       ],
     );
     return { id, xid, dsTransactionId, url: `/3ds/challenge/${id}`, expiresAt };
@@ -183,13 +201,19 @@ export class ThreeDsService {
 
   /**
    * Checks the values a merchant sends with ProcessTransaction and consumes them: accepted once.
-   * Binding (merchant, card, amount) is checked before the state, so a caller learns nothing about
-   * another merchant's challenge.
+   * Binding (merchant, card, amount, and the checkout session — none for a merchant's own sale) is
+   * checked before the state, so a caller learns nothing about another merchant's or session's
+   * challenge: a result from one session never pays another, nor a sale outside any session.
    */
   async verifyAuthentication(
     q: Queryable,
     values: { cavv: string; eci: string; xid: string; dsTransactionId: string },
-    expected: { merchantId: string; cardFingerprint: string; amountCents: bigint },
+    expected: {
+      merchantId: string;
+      cardFingerprint: string;
+      amountCents: bigint;
+      checkoutSessionId: string | null;
+    },
   ): Promise<VerifyResult> {
     const { rows } = await q.query<ChallengeRow>(
       `${SELECT_CHALLENGE} where c.xid = $1 and c.ds_transaction_id = $2`,
@@ -205,7 +229,11 @@ export class ThreeDsService {
     const bound =
       canonicalMerchant(expected.merchantId) === canonicalMerchant(row.merchant_id) &&
       sameString(expected.cardFingerprint, row.card_fingerprint) &&
-      expected.amountCents === toCents(row.amount);
+      expected.amountCents === toCents(row.amount) &&
+      (expected.checkoutSessionId === null
+        ? row.checkout_session_id === null
+        : row.checkout_session_id !== null &&
+          canonicalMerchant(expected.checkoutSessionId) === canonicalMerchant(row.checkout_session_id));
     if (!bound) return { ok: false, reason: 'mismatch' };
     if (row.status === 'pending' || row.status === 'failed')
       return { ok: false, reason: 'not_authenticated' };
@@ -229,7 +257,10 @@ export class ThreeDsService {
   }
 
   #cavv(
-    row: Pick<ChallengeRow, 'xid' | 'ds_transaction_id' | 'merchant_id' | 'card_fingerprint' | 'amount'>,
+    row: Pick<
+      ChallengeRow,
+      'xid' | 'ds_transaction_id' | 'merchant_id' | 'card_fingerprint' | 'amount' | 'checkout_session_id'
+    >,
   ) {
     const binding = JSON.stringify([
       row.xid,
@@ -237,6 +268,8 @@ export class ThreeDsService {
       canonicalMerchant(row.merchant_id) ?? row.merchant_id,
       row.card_fingerprint,
       toCents(row.amount).toString(),
+      // Only for a session's challenge: a merchant's own keeps the CAVV it had before sessions counted.
+      ...(row.checkout_session_id === null ? [] : [`session:${row.checkout_session_id}`]),
     ]);
     return crypto.createHmac('sha256', this.#key).update(binding).digest().subarray(0, 20).toString('base64');
   }
@@ -255,6 +288,7 @@ export class ThreeDsService {
       amount: fromCents(toCents(row.amount)),
       expiresAt: new Date(row.expires_at),
       merchantOrigins: row.origins ?? [],
+      checkoutSessionToken: row.session_token,
     };
     if (row.merchant_name) status.merchantName = row.merchant_name;
     if ((row.status === 'authenticated' || row.status === 'used') && row.cavv && row.eci) {
