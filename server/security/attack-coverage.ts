@@ -393,6 +393,19 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         t('shared/return-url.test.ts', 'is at most 2,048 characters, before and after parsing'),
       ],
     },
+    44: {
+      tests: [
+        t(
+          'server/checkout/three-ds-session.test.ts',
+          "another session's result (same merchant, card and amount) is declined there",
+        ),
+        t('server/checkout/three-ds-session.test.ts', 'the result route answers for its own session only'),
+        t(
+          'server/checkout/three-ds-session.test.ts',
+          "a session's result does not pay a merchant's own ProcessTransaction",
+        ),
+      ],
+    },
   },
 
   xml: {

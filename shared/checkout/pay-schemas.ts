@@ -10,7 +10,7 @@ import { SessionStatus } from './session-schemas.ts';
 /**
  * 3-D Secure: the values of an answered challenge (docs/3ds-sandbox.md), read by the widget from
  * `{challengeUrl}/result.json` and sent with the same payment again. The gateway checks them against
- * the merchant, card and amount, and accepts one result for one transaction.
+ * the merchant, card, amount and this checkout session, and accepts one result for one transaction.
  */
 export const ThreeDSecureResult = z.strictObject({
   cavv: z.string().regex(/^[A-Za-z0-9+/=]{1,64}$/, 'threeDSecure.cavv is not valid.'),
