@@ -98,7 +98,7 @@ describe.each(databaseTargets())('SendVerificationCode ($name)', (target) => {
     );
   });
 
-  it('a code goes to nobody but the checkout server: merchants forbidden, no credential 401 (SOAP and HTTP GET)', async () => {
+  it('a code goes to nobody but the checkout server: merchants forbidden, no credential 401 (SOAP, HTTP POST), never over HTTP GET', async () => {
     for (const as of [w.a.as, w.b.as]) {
       const f = await rawCall(w.app, 'SendVerificationCode', { email: known.email }, as);
       expect(f.errorCode).toBe('forbidden');
@@ -107,11 +107,21 @@ describe.each(databaseTargets())('SendVerificationCode ($name)', (target) => {
     const anonymous = await rawCall(w.app, 'SendVerificationCode', { email: known.email }, null);
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toBe('');
+    const post = await w.app.inject({
+      method: 'POST',
+      url: '/TransactionService.asmx/SendVerificationCode',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=${encodeURIComponent(known.email)}&phoneNumber=`,
+    });
+    expect(post.statusCode).toBe(401);
+    expect(post.body).not.toMatch(/\d{6}/);
+    // Sending a code changes state: HTTP GET does not serve it (docs/gateway.md), credential or not.
     const get = await w.app.inject({
       method: 'GET',
       url: `/TransactionService.asmx/SendVerificationCode?email=${encodeURIComponent(known.email)}&phoneNumber=`,
     });
-    expect(get.statusCode).toBe(401);
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
     expect(get.body).not.toMatch(/\d{6}/);
   });
 
