@@ -155,7 +155,6 @@ export async function createPaymentProfile(
       number: pan,
       expMonth: expiry.month,
       expYear: expiry.year,
-      nameOnCard: name,
     });
     const outcome = await createProfile(deps.db, owner, card, name);
     if ('duplicateOf' in outcome) throw duplicate(outcome.duplicateOf);
@@ -202,7 +201,6 @@ export async function updatePaymentProfile(
         number: pan,
         expMonth: expiry.month,
         expYear: expiry.year,
-        nameOnCard: name ?? profile.nameOnCard,
       });
     }
     const outcome = await updateProfile(

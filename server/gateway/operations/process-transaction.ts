@@ -59,13 +59,18 @@ function fromRow(row: TransactionRow, r: Request, extra: Partial<Response> = {})
   };
 }
 
-async function newToken(deps: GatewayDeps, merchantId: string, cardId: string): Promise<string> {
+/** A merchant's token for a card, with the name that merchant sent for it (its own, never shared). */
+async function newToken(
+  deps: GatewayDeps,
+  merchantId: string,
+  cardId: string,
+  nameOnCard: string | null,
+): Promise<string> {
   const token = `tok_${crypto.randomBytes(18).toString('base64url')}`;
-  await deps.db.query('insert into card_tokens (token, merchant_id, card_id) values ($1, $2, $3)', [
-    token,
-    merchantId,
-    cardId,
-  ]);
+  await deps.db.query(
+    'insert into card_tokens (token, merchant_id, card_id, name_on_card) values ($1, $2, $3, $4)',
+    [token, merchantId, cardId, nameOnCard],
+  );
   return token;
 }
 
@@ -88,14 +93,14 @@ export async function saveCardAfterSale(
   r: Request,
 ): Promise<string | null> {
   if (!out.row || !out.result.approved || out.source.kind !== 'card' || !r.CreateToken) return null;
-  const token = await newToken(deps, out.row.merchantId, out.source.card.id);
+  const token = await newToken(deps, out.row.merchantId, out.source.card.id, out.source.nameOnCard);
   if (!out.source.fromToken) {
     await addToWallet(deps.db, deps, {
       cardId: out.source.card.id,
       email: r.Email,
       phone: r.Phone,
       displayName: r.DisplayName,
-      nameOnCard: r.CardName,
+      nameOnCard: out.source.nameOnCard,
       merchantId: out.row.merchantId,
     });
   }
@@ -147,7 +152,8 @@ async function sale(
   const saved = await saveCardAfterSale(deps, out, r);
   if (saved) extra.Token = saved;
   if (out.result.approved && out.source.kind === 'card' && r.IsRecurring) {
-    const token = saved ?? (await newToken(deps, out.row.merchantId, out.source.card.id));
+    const token =
+      saved ?? (await newToken(deps, out.row.merchantId, out.source.card.id, out.source.nameOnCard));
     extra.Token = token;
     const schedule = await createSchedule(deps.db, {
       merchantId: out.row.merchantId,
@@ -159,7 +165,7 @@ async function sale(
       frequency: r.RecurringFrequency,
       firstName: r.FirstName,
       lastName: r.LastName,
-      cardName: r.CardName ?? out.source.card.nameOnCard,
+      cardName: out.source.nameOnCard,
       email: r.Email,
       originTransactionId: out.row.id,
       now,

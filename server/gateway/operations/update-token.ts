@@ -93,7 +93,6 @@ async function createEntry(
     number: card.pan,
     expMonth: card.expiry.month,
     expYear: card.expiry.year,
-    nameOnCard: text(t.NameOnCard),
   });
   const { entry } = await saveEntry(
     deps.db,
@@ -147,7 +146,6 @@ async function changeEntry(
           number: card.pan,
           expMonth: card.expiry.month,
           expYear: card.expiry.year,
-          nameOnCard,
         })
       ).id
     : entry.cardId;

@@ -192,10 +192,9 @@ describe.each(databaseTargets())('shopper wallet ($name)', (target) => {
       number: TEST_CARDS.visa,
       expMonth: 12,
       expYear: 2040,
-      nameOnCard: 'J D',
     });
     const add = (fields: Partial<Parameters<typeof addToWallet>[2]>) =>
-      addToWallet(w.db, w.deps, { cardId: card.id, merchantId: w.a.id, ...fields });
+      addToWallet(w.db, w.deps, { cardId: card.id, merchantId: w.a.id, nameOnCard: 'J D', ...fields });
     expect(await add({})).toBeNull();
     expect(await add({ email: 'not an email', phone: 'call me' })).toBeNull();
     const first = await add({ email: s.email, displayName: 'From Alpha' });
@@ -232,7 +231,7 @@ describe.each(databaseTargets())('shopper wallet ($name)', (target) => {
       CardEmail: s.email,
     });
     const contacts = { email: s.email.toLowerCase(), phone: null };
-    const cardId = await walletCardId(w.db, saved.guid ?? '', contacts, w.clock.now);
+    const cardId = (await walletCardId(w.db, saved.guid ?? '', contacts, w.clock.now))?.cardId;
     expect((await w.deps.vault.get(w.db, cardId ?? ''))?.last4).toBe('4242');
     expect(
       await walletCardId(w.db, saved.guid ?? '', { email: 'x@example.com', phone: null }, w.clock.now),

@@ -23,6 +23,11 @@ export type Source =
       pan: string;
       cvv: string | undefined;
       fromToken: boolean;
+      /**
+       * The name for this payment: the one sent with it, else the one this merchant's token or the
+       * shopper's wallet entry holds — never what another merchant sent for the same card.
+       */
+      nameOnCard: string | null;
     }
   | {
       kind: 'ach';
@@ -74,11 +79,12 @@ async function tokenSource(
   r: Request,
   allowWallet: boolean,
 ): Promise<Source> {
-  const { rows } = await q.query<{ card_id: string }>(
-    'select card_id from card_tokens where token = $1 and merchant_id = $2',
+  const { rows } = await q.query<{ card_id: string; name_on_card: string | null }>(
+    'select card_id, name_on_card from card_tokens where token = $1 and merchant_id = $2',
     [token.trim(), merchantId],
   );
   let cardId = rows[0]?.card_id ?? null;
+  let storedName = rows[0]?.name_on_card ?? null;
   if (!cardId && allowWallet) {
     // The checkout server pays with a shopper's wallet card (a TokenGuid) after the shopper proved
     // the contact with a one-time code; the CVV is asked again (security-requirements.md OTP-12).
@@ -86,7 +92,9 @@ async function tokenSource(
       email: r.Email?.trim() ? normalizeEmail(r.Email) : null,
       phone: r.Phone?.trim() ? normalizePhone(r.Phone) : null,
     };
-    cardId = await walletCardId(q, token.trim(), contacts, deps.now());
+    const entry = await walletCardId(q, token.trim(), contacts, deps.now());
+    cardId = entry?.cardId ?? null;
+    storedName = entry?.nameOnCard ?? null;
     if (cardId && !r.CVV2?.trim())
       throw new RequestProblem('N7', 'The security code is required to pay with a saved card.');
   }
@@ -95,7 +103,19 @@ async function tokenSource(
   const { card, pan } = found;
   if (expiryInPast(card.expMonth, card.expYear, deps.now()))
     throw new RequestProblem('54', 'The stored card has expired.');
-  return { kind: 'card', card, pan, cvv: r.CVV2?.trim() || undefined, fromToken: true };
+  return {
+    kind: 'card',
+    card,
+    pan,
+    cvv: r.CVV2?.trim() || undefined,
+    fromToken: true,
+    nameOnCard: sentName(r) ?? storedName,
+  };
+}
+
+/** The name sent with the request: CardName, else FirstName and LastName; null when none. */
+export function sentName(r: Request): string | null {
+  return r.CardName?.trim() || [r.FirstName?.trim(), r.LastName?.trim()].filter(Boolean).join(' ') || null;
 }
 
 export function hasCardInput(r: Request): boolean {
@@ -129,9 +149,15 @@ export async function resolveSource(
     number: checked.pan,
     expMonth: checked.expiry.month,
     expYear: checked.expiry.year,
-    nameOnCard: r.CardName?.trim() || [r.FirstName, r.LastName].filter(Boolean).join(' ') || null,
   });
-  return { kind: 'card', card, pan: checked.pan, cvv: r.CVV2?.trim() || undefined, fromToken: false };
+  return {
+    kind: 'card',
+    card,
+    pan: checked.pan,
+    cvv: r.CVV2?.trim() || undefined,
+    fromToken: false,
+    nameOnCard: sentName(r),
+  };
 }
 
 export function sourceSummary(s: Source): {
@@ -140,6 +166,6 @@ export function sourceSummary(s: Source): {
   nameOnCard: string | null;
 } {
   return s.kind === 'card'
-    ? { method: 'card', masked: s.card.masked, nameOnCard: s.card.nameOnCard }
+    ? { method: 'card', masked: s.card.masked, nameOnCard: s.nameOnCard }
     : { method: 'ach', masked: maskAccount(s.accountNumber), nameOnCard: s.nameOnAccount };
 }

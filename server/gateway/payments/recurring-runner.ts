@@ -17,6 +17,8 @@ interface DueRun {
   cardId: string;
   amount: string;
   dueDate: Date;
+  /** The name the merchant gave the schedule (CardName, else FirstName LastName), or null. */
+  nameOnCard: string | null;
 }
 
 export interface RunReport {
@@ -32,7 +34,8 @@ function reference(run: Pick<DueRun, 'scheduleId' | 'dueDate'>): string {
 async function claimNext(deps: GatewayDeps, now: Date): Promise<DueRun | 'already-ran' | null> {
   return deps.db.transaction(async (tx) => {
     const { rows } = await tx.query<Record<string, string | Date | null>>(
-      `select id, merchant_id, card_id, amount, frequency, next_process_date, end_date, anchor_day from recurring_schedules
+      `select id, merchant_id, card_id, amount, frequency, next_process_date, end_date, anchor_day,
+              coalesce(nullif(trim(card_name), ''), nullif(trim(concat_ws(' ', first_name, last_name)), '')) as name_on_card from recurring_schedules
        where active and next_process_date <= $1 order by next_process_date, id limit 1 for update skip locked`,
       [now],
     );
@@ -58,6 +61,7 @@ async function claimNext(deps: GatewayDeps, now: Date): Promise<DueRun | 'alread
       cardId: s.card_id as string,
       amount: s.amount as string,
       dueDate: due,
+      nameOnCard: (s.name_on_card as string | null) ?? null,
     };
     return run;
   });
@@ -83,7 +87,7 @@ async function charge(deps: GatewayDeps, run: DueRun): Promise<boolean> {
       amountCents: toCents(run.amount),
       approvedCents: result.approved ? result.approvedAmountCents : 0n,
       cardId: run.cardId,
-      nameOnCard: card.nameOnCard,
+      nameOnCard: run.nameOnCard,
       responseCode: result.responseCode,
       responseMessage: result.responseMessage,
       approvalCode: result.approvalCode ?? null,
@@ -103,7 +107,8 @@ async function charge(deps: GatewayDeps, run: DueRun): Promise<boolean> {
 /** Finishes runs that were claimed but never recorded (a crash between claim and record). */
 async function finishInterrupted(deps: GatewayDeps, now: Date, report: RunReport): Promise<void> {
   const { rows } = await deps.db.query<Record<string, string | Date>>(
-    `select r.schedule_id, r.due_date, s.merchant_id, s.card_id, s.amount from recurring_runs r
+    `select r.schedule_id, r.due_date, s.merchant_id, s.card_id, s.amount,
+            coalesce(nullif(trim(s.card_name), ''), nullif(trim(concat_ws(' ', s.first_name, s.last_name)), '')) as name_on_card from recurring_runs r
      join recurring_schedules s on s.id = r.schedule_id
      where r.transaction_id is null and r.ran_at < $1 limit 20`,
     [new Date(now.getTime() - 60_000)],
@@ -115,6 +120,7 @@ async function finishInterrupted(deps: GatewayDeps, now: Date, report: RunReport
       cardId: String(r.card_id),
       amount: String(r.amount),
       dueDate: r.due_date as Date,
+      nameOnCard: (r.name_on_card as string | null) ?? null,
     };
     // The same reference as the interrupted attempt: the processor answers it without charging again.
     if (await charge(deps, run)) report.charged++;

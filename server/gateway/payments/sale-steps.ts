@@ -179,7 +179,7 @@ export function chargeOf(kind: Kind, source: Source, r: Request, sessionId: stri
             accountType: source.accountType,
           }
         : null,
-    nameOnCard: source.kind === 'card' ? source.card.nameOnCard : source.nameOnAccount,
+    nameOnCard: source.kind === 'card' ? source.nameOnCard : source.nameOnAccount,
     customerId: r.CustomerID ?? null,
     source: r.Source ?? (sessionId ? 'hosted' : null),
     customValues: [r.CustomValue1 ?? null, r.CustomValue2 ?? null, r.CustomValue3 ?? null],

@@ -4,7 +4,11 @@
  * the clear (security-requirements.md PCI-341-1, PCI-351-1, PCI-3511-1). A CVV is never an input.
  *
  * The same PAN and expiry stored twice give one card: its id is keyed on both (VaultKeys.cardId), so
- * the row is claimed with `insert … on conflict do nothing`, even by two instances at once.
+ * the row is claimed with `insert … on conflict`, even by two instances at once.
+ *
+ * That row is shared by every merchant and shopper who uses the card, so it holds nothing that is
+ * theirs: no name (issue 13 §13). The name on a card travels with what it was sent for — the
+ * transaction, the merchant's token or payment profile, the shopper's wallet entry.
  */
 import { normalizeCardNumber, validCardNumber } from '../../../shared/card/card-number.ts';
 import { expiryInRange } from '../../../shared/card/expiry.ts';
@@ -24,7 +28,6 @@ export interface StoredCard {
   masked: string;
   expMonth: number;
   expYear: number;
-  nameOnCard: string | null;
   fingerprint: string;
 }
 
@@ -33,7 +36,6 @@ export interface CardInput {
   expMonth: number;
   /** Four digits; two are read as 20YY. */
   expYear: number;
-  nameOnCard?: string | null;
 }
 
 interface CardRow {
@@ -46,10 +48,9 @@ interface CardRow {
   last4: string;
   exp_month: number;
   exp_year: number;
-  name_on_card: string | null;
 }
 
-const COLUMNS = 'id, pan_enc, key_id, fingerprint, brand, bin, last4, exp_month, exp_year, name_on_card';
+const COLUMNS = 'id, pan_enc, key_id, fingerprint, brand, bin, last4, exp_month, exp_year';
 
 function invalid(field: 'number' | 'expiry', message: string): PayframeError {
   return new PayframeError('validation_failed', message, [
@@ -66,7 +67,6 @@ function cardOf(row: CardRow, panLength: number): StoredCard {
     masked: maskPan(row.bin, row.last4, panLength),
     expMonth: Number(row.exp_month),
     expYear: Number(row.exp_year),
-    nameOnCard: row.name_on_card,
     fingerprint: row.fingerprint,
   };
 }
@@ -91,17 +91,15 @@ export class CardVault {
     if (!expiryInRange(expMonth, expYear)) {
       throw invalid('expiry', 'The expiration year is not valid.');
     }
-    const name = input.nameOnCard?.trim() || null;
-
     const fingerprint = this.keys.fingerprintPan(pan);
     const id = this.keys.cardId(fingerprint, expMonth, expYear);
     const { bin, last4 } = panParts(pan);
-    // One statement: the row as stored, whether this call stored it or an earlier one did (a name
-    // given now fills in one that was missing). The PAN is in hand, so nothing is decrypted.
+    // One statement: the row as stored, whether this call stored it or an earlier one did (the
+    // no-op update makes `returning` answer in both cases). The PAN is in hand: nothing is decrypted.
     const { rows } = await q.query<CardRow>(
-      `insert into cards (id, pan_enc, key_id, fingerprint, brand, bin, last4, exp_month, exp_year, name_on_card)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       on conflict (id) do update set name_on_card = coalesce(cards.name_on_card, excluded.name_on_card)
+      `insert into cards (id, pan_enc, key_id, fingerprint, brand, bin, last4, exp_month, exp_year)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       on conflict (id) do update set fingerprint = cards.fingerprint
        returning ${COLUMNS}`,
       [
         id,
@@ -113,7 +111,6 @@ export class CardVault {
         last4,
         expMonth,
         expYear,
-        name,
       ],
     );
     return cardOf(rows[0]!, pan.length);

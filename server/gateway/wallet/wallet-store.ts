@@ -166,18 +166,17 @@ type CardRow = EntryRow & {
   last4: string;
   exp_month: number;
   exp_year: number;
-  card_name: string | null;
 };
 
 /**
- * The shopper's cards that have not expired, newest first, one entry per card. The name on the card
- * is the entry's, else the one the card was first stored with.
+ * The shopper's cards that have not expired, newest first, one entry per card, each with the name
+ * its entry holds (the vault's card row, shared by everyone who used the card, holds none).
  */
 export async function listCards(q: Queryable, contacts: Contacts, now: Date): Promise<WalletCard[]> {
   const { rows } = await q.query<CardRow>(
     `select s.* from (
        select distinct on (w.card_id) ${ENTRY_COLUMNS}, c.brand, c.last4, c.exp_month, c.exp_year,
-         c.name_on_card as card_name, w.created_at
+         w.created_at
        from wallet_cards w join cards c on c.id = w.card_id
        where ${MATCHES} and ${NOT_EXPIRED}
        order by w.card_id, w.created_at desc, w.token_guid
@@ -187,7 +186,7 @@ export async function listCards(q: Queryable, contacts: Contacts, now: Date): Pr
   );
   return rows.map((r) => ({
     ...toEntry(r),
-    nameOnCard: r.name_on_card ?? r.card_name,
+    nameOnCard: r.name_on_card,
     brand: r.brand,
     last4: r.last4,
     expMonth: Number(r.exp_month),
@@ -235,19 +234,20 @@ export async function knownContacts(
 }
 
 /**
- * The vault card id of the shopper's wallet entry, for paying with it: the entry must match the
- * TokenGuid and one of the shopper's (proven) contacts, and its card must not have expired.
+ * The vault card id and the name of the shopper's wallet entry, for paying with it: the entry must
+ * match the TokenGuid and one of the shopper's (proven) contacts, and its card must not have expired.
  */
 export async function walletCardId(
   q: Queryable,
   tokenGuid: string,
   contacts: Contacts,
   now: Date,
-): Promise<string | null> {
-  const { rows } = await q.query<{ card_id: string }>(
-    `select w.card_id from wallet_cards w join cards c on c.id = w.card_id
+): Promise<{ cardId: string; nameOnCard: string | null } | null> {
+  const { rows } = await q.query<{ card_id: string; name_on_card: string | null }>(
+    `select w.card_id, w.name_on_card from wallet_cards w join cards c on c.id = w.card_id
      where ${MATCHES} and ${NOT_EXPIRED} and w.token_guid = $5`,
     [...shopperParams(contacts, now), tokenGuid],
   );
-  return rows[0]?.card_id ?? null;
+  const row = rows[0];
+  return row ? { cardId: row.card_id, nameOnCard: row.name_on_card } : null;
 }
