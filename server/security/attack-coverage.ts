@@ -406,6 +406,19 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         ),
       ],
     },
+    45: {
+      tests: [
+        t(
+          'server/gateway/card-names.test.ts',
+          "a second merchant's sale of the same card shows the name it sent, or none",
+        ),
+        t('server/gateway/card-names.test.ts', "a token pays with its own merchant's name"),
+        t(
+          'server/gateway/card-names.test.ts',
+          "a shopper's wallet shows the name saved with the shopper's entry",
+        ),
+      ],
+    },
   },
 
   xml: {
