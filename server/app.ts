@@ -30,6 +30,7 @@ import { metricsOf, registerMetrics } from './http/metrics.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { OneLineRequestLog } from './http/request-log.ts';
 import { lazyRequestLogger } from './http/request-logger.ts';
+import { cspReportRoutes } from './http/csp-reports.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerPinnedLoader } from './http/pinned-loader.ts';
 import { registerWidgetAssets, WIDGET_DIST } from './http/widget-assets.ts';
@@ -86,7 +87,9 @@ function baseApp(
   registerSecurityHeaders(app);
   registerErrorHandling(app);
   registerHealthRoutes(app, db, health);
-  registerMetrics(app, { db, token: config.metricsToken });
+  const metrics = registerMetrics(app, { db, token: config.metricsToken });
+  // Every role serves pages whose CSP reports here (the hosted page; the 3-D Secure challenge).
+  void app.register(cspReportRoutes, { registry: metrics.registry });
   return { app, health };
 }
 

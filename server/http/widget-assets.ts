@@ -8,6 +8,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { runtimePath } from '../runtime-files.ts';
+import { CSP_REPORTING_DIRECTIVES } from './csp-reports.ts';
 
 export const WIDGET_DIST = runtimePath('widget');
 
@@ -23,6 +24,8 @@ export const PAGE_CSP = [
   "object-src 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
+  // Violations are reported to Payframe (csp-reports.ts); `Reporting-Endpoints` names the group.
+  CSP_REPORTING_DIRECTIVES,
 ].join('; ');
 
 export async function registerWidgetAssets(app: FastifyInstance, distDir = WIDGET_DIST): Promise<void> {

@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
+import { CSP_REPORTING_DIRECTIVES } from '../../http/csp-reports.ts';
 import { sendError } from '../../http/error-handler.ts';
 import {
   type ErrorPageStatus,
@@ -42,6 +43,7 @@ function pageCsp(nonce: string, frameAncestors: readonly string[]): string {
     "form-action 'self'",
     `frame-ancestors ${frameAncestors.join(' ')}`,
     "base-uri 'none'",
+    CSP_REPORTING_DIRECTIVES,
   ].join('; ');
 }
 
