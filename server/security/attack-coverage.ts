@@ -419,6 +419,24 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         ),
       ],
     },
+    46: {
+      tests: [
+        t('server/http/csp-reports.test.ts', 'the hosted page reports to /csp-reports'),
+        t('server/http/csp-reports.test.ts', 'records a report-uri report'),
+        t('server/http/csp-reports.test.ts', 'records Reporting API reports'),
+        t('server/http/csp-reports.test.ts', 'refuses a body over'),
+        t('server/http/csp-reports.test.ts', 'limits reports per address'),
+      ],
+      remaining:
+        "Alerting on payframe_csp_violations_total is the monitoring system's (docs/deployment.md " +
+        'names the rule); the test proves each report is recorded and counted by directive.',
+    },
+    47: {
+      tests: [t('server/http/csp-reports.test.ts', 'is same-origin for openers')],
+      remaining:
+        "That a browser severs the opener is the browser's part; the test proves the header is sent " +
+        'on the hosted page and its embed mode (which browsers ignore inside an iframe).',
+    },
   },
 
   xml: {
