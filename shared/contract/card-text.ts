@@ -9,10 +9,9 @@
  * Pure: no I/O, no Node imports.
  */
 import { containsCardNumber } from '../card/card-number-in-text.ts';
-import type { Field, FieldType } from './model.ts';
-import { isScalarType } from './model.ts';
-import { getOperation, type OperationName } from './operations.ts';
-import { type ComplexTypeName, type ComplexTypeNamed, fieldsOf, findComplexType } from './types.ts';
+import type { getOperation, OperationName } from './operations.ts';
+import { type ElementExemptions, STOP, walkStringElements } from './string-elements.ts';
+import type { ComplexTypeName, ComplexTypeNamed } from './types.ts';
 
 type FieldNameOf<T extends ComplexTypeName> = ComplexTypeNamed<T>['fields'][number]['name'];
 type ParamNameOf<N extends OperationName> = ReturnType<typeof getOperation<N>>['params'][number]['name'];
@@ -38,45 +37,8 @@ export const CARD_DATA_PARAMS: { readonly [N in OperationName]?: readonly ParamN
   GetCardDetailsFromEncryptedData: ['encryptedData'],
 };
 
-function exempt(list: readonly string[] | undefined, name: string): boolean {
-  return list !== undefined && list.includes(name);
-}
-
-function findInValue(value: unknown, type: FieldType, path: string): string | null {
-  if (value === null || value === undefined) return null;
-  switch (type.kind) {
-    case 'scalar':
-      return type.type === 'string' && typeof value === 'string' && containsCardNumber(value) ? path : null;
-    case 'enum':
-      return null; // one of the enumeration's names
-    case 'complex':
-      return findInComplex(value, type.type, path);
-    case 'list': {
-      if (!Array.isArray(value)) return null;
-      const item: FieldType = isScalarType(type.item)
-        ? { kind: 'scalar', type: type.item }
-        : { kind: 'complex', type: type.item };
-      for (let i = 0; i < value.length; i++) {
-        const found = findInValue(value[i], item, `${path}/${type.itemElement}[${i + 1}]`);
-        if (found !== null) return found;
-      }
-      return null;
-    }
-  }
-}
-
-function findInComplex(value: unknown, typeName: string, path: string): string | null {
-  const type = findComplexType(typeName);
-  if (type === undefined || typeof value !== 'object' || value === null) return null;
-  const skip = CARD_DATA_ELEMENTS[typeName as ComplexTypeName] as readonly string[] | undefined;
-  const record = value as Record<string, unknown>;
-  for (const field of fieldsOf(type)) {
-    if (exempt(skip, field.name) || !Object.hasOwn(record, field.name)) continue;
-    const found = findInValue(record[field.name], field.type, `${path}/${field.name}`);
-    if (found !== null) return found;
-  }
-  return null;
-}
+/** Both lists, as the string-element walker takes them. */
+export const CARD_DATA: ElementExemptions = { elements: CARD_DATA_ELEMENTS, params: CARD_DATA_PARAMS };
 
 /**
  * The path of the first free-text element of `params` that holds a card number, in the fault
@@ -84,14 +46,7 @@ function findInComplex(value: unknown, typeName: string, path: string): string |
  * or null when there is none.
  */
 export function cardNumberElement(operation: OperationName, params: unknown): string | null {
-  if (typeof params !== 'object' || params === null) return null;
-  const skip = CARD_DATA_PARAMS[operation] as readonly string[] | undefined;
-  const record = params as Record<string, unknown>;
-  const op = getOperation(operation);
-  for (const param of op.params as readonly Field[]) {
-    if (exempt(skip, param.name) || !Object.hasOwn(record, param.name)) continue;
-    const found = findInValue(record[param.name], param.type, param.name);
-    if (found !== null) return found;
-  }
-  return null;
+  return walkStringElements(operation, params, CARD_DATA, (value) =>
+    containsCardNumber(value) ? STOP : value,
+  ).stoppedAt;
 }
