@@ -16,9 +16,27 @@ export interface ContentType {
   action: string | undefined;
 }
 
+const NO_CONTENT_TYPE: Readonly<ContentType> = Object.freeze({
+  base: '',
+  charset: undefined,
+  action: undefined,
+});
+// A client sends the same Content-Type and SOAPAction on every call, and each request reads them
+// twice (the check before the body, before-reading.ts, and the binding): the last header read is
+// kept with its answer (issue 18). The answers are frozen, so sharing one is safe.
+let lastContentType: { header: string; parsed: Readonly<ContentType> } | undefined;
+let lastSoapAction: { header: string; action: string } | undefined;
+
 /** Parses a Content-Type header: media type plus the `charset` and `action` parameters. */
-export function parseContentType(header: string | undefined): ContentType {
-  if (!header) return { base: '', charset: undefined, action: undefined };
+export function parseContentType(header: string | undefined): Readonly<ContentType> {
+  if (!header) return NO_CONTENT_TYPE;
+  if (lastContentType?.header === header) return lastContentType.parsed;
+  const parsed = Object.freeze(readContentType(header));
+  lastContentType = { header, parsed };
+  return parsed;
+}
+
+function readContentType(header: string): ContentType {
   const [base = '', ...params] = header.split(';');
   const out: ContentType = { base: base.trim().toLowerCase(), charset: undefined, action: undefined };
   for (const p of params) {
@@ -84,6 +102,13 @@ export function checkMustUnderstand(message: SoapMessage): void {
 /** The SOAPAction header's value without quotes, URL-decoded; undefined when the header is absent. */
 export function soapActionOf(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
+  if (typeof header === 'string' && lastSoapAction?.header === header) return lastSoapAction.action;
+  const action = readSoapAction(header);
+  if (typeof header === 'string') lastSoapAction = { header, action };
+  return action;
+}
+
+function readSoapAction(header: string | string[]): string {
   let value = (Array.isArray(header) ? (header[0] ?? '') : header).trim();
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
   try {
