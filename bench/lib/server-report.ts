@@ -118,20 +118,28 @@ answering the same data, in the same run. Goal: the smallest authenticated call 
 node:http.
 
 Command: \`node --import tsx bench/server.bench.ts\` (\`--as=before\` records the "before" table;
-\`--no-record\`, \`--db=pglite|postgres\`, \`--only=OPERATION\`, \`--cpu-prof=DIR\`).
+\`--entry=dist\` measures the compiled server \`npm start\` runs, after \`npm run build\`; \`--no-record\`,
+\`--db=pglite|postgres\`, \`--only=OPERATION\`, \`--cpu-prof=DIR\`, \`--seconds=N\`).
 
 ${slotText('Before', stored.before)}
 
 ${slotText('After', stored.after)}
 
-Reading it: the smallest call's authentication and merchant read now come from memory (issue 18
-§1, \`server/gateway/merchants/merchant-cache.ts\`): no database round trip, so PGlite and
-PostgreSQL cost the same. A CPU profile of the server under this load (\`--cpu-prof=DIR --seconds=20
+Reading it: the smallest call's authentication and merchant read come from memory (issue 18 §1,
+\`server/gateway/merchants/merchant-cache.ts\`): no database round trip, so PGlite and PostgreSQL
+cost the same. The wire layer's own work is down too (issue 18 §2, the section "SOAP throughput"
+above): one request log line instead of Fastify's two, redacted by one walk of its fields instead of
+pino's \`redact\` (≈55 µs a line), no child logger per request, the XML parsed once instead of twice,
+metrics and response values without per-call overhead. A CPU profile of the
+compiled server under this load (\`--entry=dist --cpu-prof=DIR --seconds=10
 --only=Verify3DSecureMerchant --db=pglite\`, samples of the serving time only) shows where the rest
-goes: about a quarter in Fastify's two request log lines at the default level \`info\` (pino's
-redaction of wildcard paths, JSON, the card-number scrub, the write), an eighth in the socket write
-that bare node:http pays too, an eighth in reading the XML (the strict scan and fast-xml-parser),
-and the rest in Fastify's routing and hooks and the handler. The list call and the sale still
+goes: about a fifth in the kernel's socket write (\`writev\`), about a sixth in the request's one
+log line at the default level \`info\` (JSON, time, the card-number scrub, the synchronous write to
+the log), a tenth in Fastify's routing, a twentieth each in the credential check before the body
+(issue 13) and in the XML read, a few per cent in the embedded database's periodic background work
+(recovery, expiry, claim sweep, reconciliation), and the rest spread over Fastify's hooks, the
+handler and Node's HTTP parser. The goal (5×) is not quite reached: 5.6–6.0× in these runs; what
+is left above the floor is mostly the log line and Fastify itself. The list call and the sale still
 spend most of their time in their statements (on PGlite, in the server's own thread).
 
 Method:
