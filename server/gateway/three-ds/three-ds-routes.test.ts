@@ -36,7 +36,12 @@ describe('3-D Secure challenge pages', () => {
   });
 
   const create = () =>
-    service.createChallenge(db, { merchantId, cardFingerprint: 'fp_test', amountCents: 123456n, checkoutSessionId: null });
+    service.createChallenge(db, {
+      merchantId,
+      cardFingerprint: 'fp_test',
+      amountCents: 123456n,
+      checkoutSessionId: null,
+    });
   const post = (url: string, outcome: string, headers: Record<string, string> = { origin: ORIGIN }) =>
     t.app.inject({
       method: 'POST',

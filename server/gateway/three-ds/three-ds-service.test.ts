@@ -30,7 +30,12 @@ for (const target of databaseTargets()) {
       await db.close();
     });
 
-    const expected = () => ({ merchantId, cardFingerprint: card, amountCents: 1234n, checkoutSessionId: null });
+    const expected = () => ({
+      merchantId,
+      cardFingerprint: card,
+      amountCents: 1234n,
+      checkoutSessionId: null,
+    });
 
     async function authenticated(): Promise<{ challenge: CreatedChallenge; result: ThreeDsResult }> {
       const challenge = await service.createChallenge(db, expected());
