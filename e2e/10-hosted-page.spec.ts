@@ -31,6 +31,8 @@ test.describe('hosted payment page', () => {
     expect(response?.headers()['cache-control']).toBe('no-store');
 
     await expect(page.getByTestId('merchant-name')).toHaveText('Payframe Demo Store');
+    // The registered website's host beside the name (issue 13 §4): whose site this is, in ASCII.
+    await expect(page.getByTestId('merchant-host')).toHaveText(/^localhost:\d+$/);
     await expect(page.getByTestId('amount')).toHaveText('$25.00');
     await expect(page.getByText(`Order ${s.orderNumber}`)).toBeVisible();
     // The shopper's name is prefilled from the session.

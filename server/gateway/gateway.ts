@@ -3,6 +3,8 @@
  * (DESIGN.md §6) and authorised for its operation before its handler runs; handlers then check
  * which merchant they may touch.
  */
+import { applyTextPolicy } from '../../shared/contract/text-elements.ts';
+import { TEXT_PROBLEM_CODES, TEXT_PROBLEM_MESSAGES } from '../../shared/text/text-policy.ts';
 import { cardNumberElement } from '../../shared/contract/card-text.ts';
 import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
@@ -93,6 +95,20 @@ async function callerOf(deps: GatewayDeps, op: string, context: CallContext): Pr
  * No card number in any free-text element, whatever the binding (DESIGN.md §18, issue 13): a fault
  * naming the element, never quoting its value, before the handler stores or echoes anything.
  */
+/**
+ * The text policy over every text element, whatever the binding (DESIGN.md §18, issue 13 §4): the
+ * parameters with their text in NFC, or a fault naming the element and the problem, never quoting
+ * the value, before the handler stores or echoes anything.
+ */
+function textPolicy(op: OperationName, params: unknown): unknown {
+  const checked = applyTextPolicy(op, params);
+  if (checked.ok) return checked.params;
+  const message = `Element '${checked.element}' ${TEXT_PROBLEM_MESSAGES[checked.problem]}`;
+  throw new PayframeError('validation_failed', message, [
+    { field: checked.element, code: TEXT_PROBLEM_CODES[checked.problem], message },
+  ]);
+}
+
 function refuseCardNumbers(op: OperationName, params: unknown): void {
   const element = cardNumberElement(op, params);
   if (element === null) return;
@@ -114,8 +130,11 @@ export function createGateway(
     service[op.name] = async (params, context) => {
       const { principal, merchant } = await callerOf(deps, op.name, context);
       authorizeOperation(principal, op.name);
+      // A card number first (the graver problem, named as such however it is spelled), then the
+      // text policy, which also puts the text in NFC for the handler.
       refuseCardNumbers(op.name, params);
-      return handler(params, { principal, context, ...(merchant ? { merchant } : {}) }, deps);
+      const text = textPolicy(op.name, params);
+      return handler(text, { principal, context, ...(merchant ? { merchant } : {}) }, deps);
     };
   }
   return service as unknown as TransactionService<CallContext>;

@@ -437,6 +437,23 @@ export const attackCoverage: Record<AttackTable, Record<number, Coverage>> = {
         "That a browser severs the opener is the browser's part; the test proves the header is sent " +
         'on the hosted page and its embed mode (which browsers ignore inside an iframe).',
     },
+    48: {
+      tests: [
+        t(`${SEC}/text-policy.test.ts`, 'merchant REST: an order number or name with %s is 400'),
+        t(`${SEC}/text-policy.test.ts`, "pay API: the cardholder's name with %s is 400"),
+        t(`${SEC}/text-policy.test.ts`, 'SOAP 1.1 CreateHostedPayment and ProcessTransaction with %s'),
+        t(`${SEC}/text-policy.test.ts`, 'SOAP 1.2 and HTTP POST meet the same rule'),
+        t(`${SEC}/text-policy.test.ts`, 'text is stored in NFC, whichever path brought it'),
+        t(`${SEC}/text-policy.test.ts`, 'a merchant display name: the text policy and no mixed-script word'),
+        t('shared/text/text-policy.test.ts', 'refuses an invisible character: %s'),
+        t('shared/text/text-policy.test.ts', 'refuses %s'),
+        t('e2e/10-hosted-page.spec.ts', 'pays by card and returns to the merchant with a signed redirect'),
+      ],
+      remaining:
+        'Whole-script confusables (a name written entirely in look-alike letters of another script) ' +
+        'pass the mixed-script check by design (UTS #39 allows single-script names); the website host ' +
+        'shown beside the name is the defence for those.',
+    },
   },
 
   xml: {

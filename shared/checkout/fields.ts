@@ -10,6 +10,12 @@ import { abaRoutingValid, BANK_ACCOUNT_NUMBER_PATTERN } from '../card/bank-accou
 import { validCardNumber } from '../card/card-number.ts';
 import { containsCardNumber } from '../card/card-number-in-text.ts';
 import { parseExpiry } from '../card/expiry.ts';
+import {
+  normalizeText,
+  TEXT_PROBLEM_CODES,
+  TEXT_PROBLEM_MESSAGES,
+  textProblem,
+} from '../text/text-policy.ts';
 
 /** A decimal string with at most two decimals, greater than zero, at most 9,999,999,999.99. */
 export const AMOUNT_PATTERN = /^(?:0|[1-9]\d{0,9})(?:\.\d{1,2})?$/;
@@ -53,15 +59,32 @@ export const Currency = z
   .refine(isPayableCurrency, 'currency is not a currency Payframe can charge.')
   .meta({ example: 'USD' });
 
-/** Text a merchant or shopper typed: no control or bidi-override characters, trimmed, bounded. */
+/**
+ * Text a merchant or shopper typed, under the one text policy (shared/text/text-policy.ts): trimmed,
+ * in NFC, bounded, no control, bidi or invisible character, no card number.
+ */
 export function text(field: string, max: number) {
   return z
     .string({ error: `${field} must be text.` })
     .trim()
+    .overwrite(normalizeText)
     .min(1, `${field} must not be empty.`)
     .max(max, `${field} must be at most ${max} characters.`)
-    .refine((v) => !hasControlCharacters(v), `${field} must not contain control characters.`)
+    .check(textPolicy(field))
     .check(noCardNumber(field));
+}
+
+/** The text policy's check: the field named, the problem told, the value never quoted. */
+export function textPolicy(field: string) {
+  return z.superRefine<string>((value, ctx) => {
+    const problem = textProblem(value);
+    if (problem === null) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${field} ${TEXT_PROBLEM_MESSAGES[problem]}`,
+      params: { code: TEXT_PROBLEM_CODES[problem] },
+    });
+  });
 }
 
 /**
@@ -75,12 +98,9 @@ export function noCardNumber(field: string) {
   });
 }
 
+/** True when the text policy refuses `value` (a control, bidi or invisible character). */
 export function hasControlCharacters(value: string): boolean {
-  for (const ch of value) {
-    const c = ch.codePointAt(0) ?? 0;
-    if (c < 0x20 || c === 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return true;
-  }
-  return false;
+  return textProblem(value) !== null;
 }
 
 export const CardNumber = z

@@ -4,12 +4,18 @@
  * signed with it (DESIGN.md §10). Checks compare in constant time.
  */
 import crypto from 'node:crypto';
-import { normalizeOrigin, URL_PROBLEM_MESSAGES } from '../../../shared/return-url.ts';
 import type { Queryable } from '../../db/database.ts';
-import { PayframeError } from '../../errors.ts';
 import type { SecretBox } from '../secret-box.ts';
 import { MerchantCache, type MerchantRecord } from './merchant-cache.ts';
-
+import {
+  checkDisplayName,
+  checkLogoUrl,
+  checkMethods,
+  checkName,
+  checkOrigins,
+  checkText,
+  checkWebsite,
+} from './merchant-fields.ts';
 import type { Merchant, PaymentMethod } from './merchant.ts';
 
 export type { Merchant, PaymentMethod };
@@ -125,49 +131,6 @@ export function merchantOfJoined(r: Record<string, unknown>): MerchantRecord {
   return recordOf(row);
 }
 
-function invalid(field: string, message: string): PayframeError {
-  return new PayframeError('validation_failed', `${field} ${message}`, [
-    { field, code: 'invalid', message: `${field} ${message}` },
-  ]);
-}
-
-/** Validates a logo URL at configuration time (security-requirements.md XSS-2, attack row 7). */
-function checkLogoUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid('logoUrl', 'is not a valid URL.');
-  }
-  if (url.protocol !== 'https:') throw invalid('logoUrl', 'must be an https URL.');
-  if (url.username || url.password) throw invalid('logoUrl', 'must not contain credentials.');
-  return url.href;
-}
-
-function checkName(value: string | undefined): string {
-  const name = value?.trim();
-  if (!name || name.length > 200) throw invalid('name', 'must be 1 to 200 characters.');
-  return name;
-}
-
-function checkOrigins(values: readonly string[]): string[] {
-  const origins: string[] = [];
-  for (const o of values) {
-    const n = normalizeOrigin(o);
-    if ('problem' in n) throw invalid('origin', `${JSON.stringify(o)} ${URL_PROBLEM_MESSAGES[n.problem]}`);
-    if (!origins.includes(n.origin)) origins.push(n.origin);
-  }
-  return origins;
-}
-
-function checkMethods(methods: readonly PaymentMethod[]): PaymentMethod[] {
-  if (methods.length === 0 || methods.some((m) => m !== 'card' && m !== 'ach')) {
-    throw invalid('paymentMethods', "must be one or both of 'card' and 'ach'.");
-  }
-  return [...methods];
-}
-
 /** What `update` may change: enrolment, branding, origins, methods (NewMerchant's fields). */
 export type MerchantChanges = Partial<NewMerchant>;
 
@@ -178,16 +141,16 @@ const CHANGES: { [K in keyof MerchantChanges]-?: [column: string, check: (v: nev
   threeDsEnrolled: ['three_ds_enrolled', (v: boolean) => v === true],
   paymentMethods: ['payment_methods', (v: PaymentMethod[]) => checkMethods(v)],
   logoUrl: ['logo_url', (v: string | null) => checkLogoUrl(v)],
-  businessName: ['business_name', (v: string | null) => v ?? null],
-  address1: ['address1', (v: string | null) => v ?? null],
-  address2: ['address2', (v: string | null) => v ?? null],
-  city: ['city', (v: string | null) => v ?? null],
-  state: ['state', (v: string | null) => v ?? null],
-  country: ['country', (v: string | null) => v ?? null],
-  zip: ['zip', (v: string | null) => v ?? null],
-  phone: ['phone', (v: string | null) => v ?? null],
-  email: ['email', (v: string | null) => v ?? null],
-  website: ['website', (v: string | null) => v ?? null],
+  businessName: ['business_name', (v: string | null) => checkDisplayName('businessName', v)],
+  address1: ['address1', (v: string | null) => checkText('address1', v)],
+  address2: ['address2', (v: string | null) => checkText('address2', v)],
+  city: ['city', (v: string | null) => checkText('city', v)],
+  state: ['state', (v: string | null) => checkText('state', v)],
+  country: ['country', (v: string | null) => checkText('country', v)],
+  zip: ['zip', (v: string | null) => checkText('zip', v)],
+  phone: ['phone', (v: string | null) => checkText('phone', v)],
+  email: ['email', (v: string | null) => checkText('email', v)],
+  website: ['website', (v: string | null) => checkWebsite(v)],
 };
 
 /**
@@ -219,16 +182,16 @@ export class MerchantStore {
         this.secrets.encrypt(transactionKey),
         this.secrets.encrypt(readerKey),
         checkLogoUrl(input.logoUrl),
-        input.businessName ?? name,
-        input.address1 ?? null,
-        input.address2 ?? null,
-        input.city ?? null,
-        input.state ?? null,
-        input.country ?? null,
-        input.zip ?? null,
-        input.phone ?? null,
-        input.email ?? null,
-        input.website ?? null,
+        checkDisplayName('businessName', input.businessName) ?? name,
+        checkText('address1', input.address1),
+        checkText('address2', input.address2),
+        checkText('city', input.city),
+        checkText('state', input.state),
+        checkText('country', input.country),
+        checkText('zip', input.zip),
+        checkText('phone', input.phone),
+        checkText('email', input.email),
+        checkWebsite(input.website),
         methods,
         input.threeDsEnrolled ?? false,
         origins,

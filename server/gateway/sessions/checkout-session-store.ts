@@ -3,6 +3,12 @@
  * shopper details and ReturnUrl; nothing a browser sends can change them. A session expires, and is
  * paid successfully at most once (a unique index on transactions enforces it).
  */
+import {
+  normalizeText,
+  TEXT_PROBLEM_CODES,
+  TEXT_PROBLEM_MESSAGES,
+  textProblem,
+} from '../../../shared/text/text-policy.ts';
 import crypto from 'node:crypto';
 import { containsCardNumber } from '../../../shared/card/card-number-in-text.ts';
 import { AmountError, fromCents, toCents, toPositiveCents } from '../../../shared/money.ts';
@@ -80,17 +86,22 @@ function problem(field: string, message: string): PayframeError {
   ]);
 }
 
-/** Strips control and bidi-override characters from merchant-supplied text (XSS-1). */
+/**
+ * Merchant-supplied text under the one text policy (XSS-1; shared/text): trimmed, in NFC, refused
+ * with a control, bidi or invisible character (the gateway refuses those before any handler; this
+ * holds for every other writer of a session, the CLI included).
+ */
 function cleanText(value: string | null | undefined, field: string, max: number): string | null {
   if (value === null || value === undefined) return null;
-  const cleaned = Array.from(value)
-    .filter((ch) => {
-      const c = ch.codePointAt(0) ?? 0;
-      return !(c < 0x20 || c === 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069));
-    })
-    .join('')
-    .trim();
+  const cleaned = normalizeText(value.trim());
   if (cleaned.length > max) throw problem(field, `must be at most ${max} characters.`);
+  const refused = textProblem(cleaned);
+  if (refused) {
+    const message = `${field} ${TEXT_PROBLEM_MESSAGES[refused]}`;
+    throw new PayframeError('validation_failed', message, [
+      { field, code: TEXT_PROBLEM_CODES[refused], message },
+    ]);
+  }
   // Whoever writes a session (the gateway's operations, the CLI): never a card number in clear.
   if (containsCardNumber(cleaned)) {
     const message = `${field} must not contain a card number.`;

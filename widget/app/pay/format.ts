@@ -20,3 +20,19 @@ export function formatDateTime(iso: string, locale: string): string {
   if (Number.isNaN(d.getTime())) return iso;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
+
+/**
+ * The host of the merchant's registered website, shown beside its name (issue 13 §4): what the
+ * merchant registered, in ASCII (an international domain in punycode, as the URL parser gives it),
+ * so a name written in look-alike letters still shows whose site it is. Null without an http(s)
+ * website.
+ */
+export function websiteHost(website: string | null): string | null {
+  if (!website) return null;
+  try {
+    const url = new URL(website);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.host : null;
+  } catch {
+    return null;
+  }
+}

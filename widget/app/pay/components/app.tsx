@@ -442,6 +442,7 @@ export function App({ token, params, embed, initial }: Props) {
           <Header
             merchant={merchant}
             logoUrl={session.merchant.logoUrl}
+            website={session.merchant.website}
             amount={amount}
             orderNumber={session.orderNumber}
             compact={compact}

@@ -1,9 +1,12 @@
 /** Who is being paid and how much: merchant branding, the amount and the order number. */
+import { websiteHost } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 
 interface Props {
   merchant: string | null;
   logoUrl: string | null;
+  /** The merchant's registered website: its host is shown beside the name. */
+  website: string | null;
   amount: string;
   orderNumber: string | null;
   compact: boolean;
@@ -25,16 +28,24 @@ function loadableLogo(url: string | null): string | null {
   }
 }
 
-export function Header({ merchant, logoUrl, amount, orderNumber, compact, paid }: Props) {
+export function Header({ merchant, logoUrl, website, amount, orderNumber, compact, paid }: Props) {
   const { t } = useI18n();
   const logo = loadableLogo(logoUrl);
+  const host = merchant ? websiteHost(website) : null;
   return (
     <header class={compact ? 'pf-header pf-compact' : 'pf-header'}>
       <div class="pf-merchant">
         {logo ? <img src={logo} alt="" class="pf-logo" width={40} height={40} /> : null}
-        <h1 class="pf-merchant-name" data-testid="merchant-name">
-          {merchant ?? t('paymentMethod')}
-        </h1>
+        <div>
+          <h1 class="pf-merchant-name" data-testid="merchant-name">
+            {merchant ?? t('paymentMethod')}
+          </h1>
+          {host ? (
+            <p class="pf-merchant-host" data-testid="merchant-host">
+              {host}
+            </p>
+          ) : null}
+        </div>
       </div>
       <p class="pf-amount-label">{t(paid ? 'amountPaid' : 'amountDue')}</p>
       <p class="pf-amount" data-testid="amount">
