@@ -15,6 +15,8 @@ describe('formatExpiry, as the shopper types', () => {
     ['12/203', '12/203'],
     ['122030', '12/2030'],
     ['12 / 2030', '12/2030'],
+    ['12 / 30', '12/30'], // pasted or filled with spaces
+    ['12/2030', '12/2030'], // cc-exp autofill, MM/YYYY
     ['2030-12', '12/2030'], // filled in ISO form
     ['1230999', '12/3099'],
   ])('%j → %j', (typed, shown) => expect(formatExpiry(typed, false)).toBe(shown));

@@ -116,7 +116,9 @@ export function CardForm({
           autocomplete="cc-exp"
           inputMode="numeric"
           value={v.expiry}
-          maxLength={7}
+          // Room for the longest accepted form as pasted or filled ("12 / 2030"): a shorter limit
+          // would cut "2030" to "20" before the form could read it. formatExpiry shortens it.
+          maxLength={9}
           problem={shown('expiry')}
           onInput={(e) => {
             const el = e.currentTarget;
