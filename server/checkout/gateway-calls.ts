@@ -55,6 +55,8 @@ export interface GatewaySession extends SessionSnapshot {
     phone: string | null;
   };
   webhookUrl: string | null;
+  /** Back to the store without paying (issue 14 §1); null when the merchant gave none. */
+  cancelUrl: string | null;
   locale: string | null;
   merchant: SessionMerchant;
   /** The payment, once paid (the gateway's record). */
@@ -129,6 +131,7 @@ export function sessionOf(d: Detail): GatewaySession {
       zipCode: orNull(d.ZipCode),
       phone: orNull(d.PhoneNumber),
     },
+    cancelUrl: orNull(d.CancelUrl),
     locale: orNull(d.Locale),
     merchant: {
       id: d.MerchantID,

@@ -12,6 +12,20 @@ import type { CheckoutDeps } from './deps.ts';
 import { readSessionAsService } from './gateway-calls.ts';
 import { receiptOf, signedRedirectUrl } from './redirect.ts';
 
+/**
+ * Where "← Back to {merchant}" leads (issue 14 §1): the session's cancelUrl, else the home of its
+ * returnUrl's origin (a registered origin of the merchant, checked when the session was made).
+ */
+export function backUrlOf(cancelUrl: string | null, returnUrl: string | null): string | null {
+  if (cancelUrl) return cancelUrl;
+  if (!returnUrl) return null;
+  try {
+    return `${new URL(returnUrl).origin}/`;
+  } catch {
+    return null;
+  }
+}
+
 export async function loadWidgetSession(
   deps: CheckoutDeps,
   origin: CallOrigin,
@@ -21,6 +35,7 @@ export async function loadWidgetSession(
   if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
   const { merchant } = session;
   const view: WidgetSession = {
+    backUrl: backUrlOf(session.cancelUrl, session.returnUrl),
     token,
     status: session.status,
     amount: session.amount,

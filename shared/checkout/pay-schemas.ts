@@ -136,6 +136,10 @@ export const WidgetSession = z.object({
     lastName: z.string().nullable(),
     zipCode: z.string().nullable(),
   }),
+  backUrl: z.string().nullable().meta({
+    description:
+      "Back to the store without paying: the session's cancelUrl, else its returnUrl's origin; null when it has neither.",
+  }),
   /** Only for a paid session: what the shopper saw, so a reload shows the receipt again. */
   receipt: Receipt.optional(),
   redirectUrl: z.string().nullable().optional(),

@@ -12,7 +12,7 @@ import { Amount, amountFitsCurrency, Currency, currencyDecimals, noCardNumber, t
  * character: shared/return-url.ts, the rules the gateway applies over SOAP too. A ReturnUrl's
  * registered origin is the gateway's check (it knows the merchant's origins).
  */
-function urlOf(field: 'returnUrl' | 'webhookUrl', code: string) {
+function urlOf(field: 'returnUrl' | 'cancelUrl' | 'webhookUrl', code: string) {
   return z
     .string({ error: `${field} must be an absolute URL.` })
     .meta({ maxLength: MAX_URL_LENGTH, format: 'uri' })
@@ -60,6 +60,8 @@ export const CreateCheckoutSessionBody = z
     orderNumber: text('orderNumber', 64),
     shopper: Shopper.optional(),
     returnUrl: urlOf('returnUrl', 'invalid_return_url'),
+    /** Back to the store without paying (issue 14 §1): the same rules as returnUrl. */
+    cancelUrl: urlOf('cancelUrl', 'invalid_cancel_url').optional(),
     webhookUrl: urlOf('webhookUrl', 'invalid_webhook_url').optional(),
     locale: z
       .string()

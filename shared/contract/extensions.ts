@@ -81,6 +81,8 @@ const shopperFields = [
   'ReturnUrl',
   'WebhookUrl',
   'Locale',
+  // Back to the store without paying (issue 14 §1): the same rules as ReturnUrl.
+  'CancelUrl',
 ] as const;
 
 export const extensionTypes = [

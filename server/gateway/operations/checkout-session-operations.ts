@@ -96,6 +96,7 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
     PaymentInProgress: record.claimed && (s.status === 'open' || s.status === 'expired'),
     ...settlesBy(deps, record),
     ...snapshot(record),
+    CancelUrl: s.cancelUrl ?? undefined,
     ExpiresAt: s.expiresAt.toISOString(),
     CanceledAt: s.canceledAt?.toISOString() ?? null,
     CreatedAt: s.createdAt.toISOString(),

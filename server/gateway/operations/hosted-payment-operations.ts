@@ -49,6 +49,7 @@ export async function createHostedPayment(
       zipCode: r.ZipCode,
       phoneNumber: r.PhoneNumber,
       returnUrl: r.ReturnUrl,
+      cancelUrl: r.CancelUrl,
       webhookUrl: r.WebhookUrl,
       locale: r.Locale,
     });

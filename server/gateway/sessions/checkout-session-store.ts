@@ -37,6 +37,8 @@ export interface CheckoutSession {
   zipCode: string | null;
   phoneNumber: string | null;
   returnUrl: string | null;
+  /** Back to the store without paying (issue 14 §1); the same rules as returnUrl. */
+  cancelUrl: string | null;
   webhookUrl: string | null;
   locale: string | null;
   status: SessionStatus;
@@ -61,6 +63,7 @@ export interface NewSession {
   zipCode?: string | null;
   phoneNumber?: string | null;
   returnUrl?: string | null;
+  cancelUrl?: string | null;
   webhookUrl?: string | null;
   locale?: string | null;
 }
@@ -132,6 +135,7 @@ export function sessionOfRow(r: Record<string, unknown>, now: Date): CheckoutSes
     zipCode: r.zip_code as string | null,
     phoneNumber: r.phone_number as string | null,
     returnUrl: r.return_url as string | null,
+    cancelUrl: (r.cancel_url as string | null | undefined) ?? null,
     webhookUrl: r.webhook_url as string | null,
     locale: r.locale as string | null,
     // An open session past its time is expired, whether or not a sweeper has recorded it yet.
@@ -169,6 +173,12 @@ export class CheckoutSessionStore {
       if ('problem' in checked) throw problem('returnUrl', URL_PROBLEM_MESSAGES[checked.problem]);
       returnUrl = checked.url;
     }
+    let cancelUrl: string | null = null;
+    if (input.cancelUrl) {
+      const checked = checkReturnUrl(input.cancelUrl, merchant.origins);
+      if ('problem' in checked) throw problem('cancelUrl', URL_PROBLEM_MESSAGES[checked.problem]);
+      cancelUrl = checked.url;
+    }
     let webhookUrl: string | null = null;
     if (input.webhookUrl) {
       const checked = checkUrlAnyOrigin(input.webhookUrl);
@@ -183,9 +193,21 @@ export class CheckoutSessionStore {
     const expiresAt = new Date(this.now().getTime() + this.ttlMinutes * 60_000);
     const { rows } = await q.query(
       `insert into checkout_sessions (token, merchant_id, amount, currency, ${TEXT_FIELDS.map(([, col]) => col).join(', ')},
-         return_url, webhook_url, locale, expires_at)
-       values ($1, $2, $3, $4, ${TEXT_FIELDS.map((_, i) => `$${i + 5}`).join(', ')}, $16, $17, $18, $19) returning *`,
-      [token, merchant.id, fromCents(cents), currency, ...text, returnUrl, webhookUrl, locale, expiresAt],
+         return_url, webhook_url, locale, expires_at, cancel_url)
+       values ($1, $2, $3, $4, ${TEXT_FIELDS.map((_, i) => `$${i + 5}`).join(', ')}, $16, $17, $18, $19, $20)
+       returning *`,
+      [
+        token,
+        merchant.id,
+        fromCents(cents),
+        currency,
+        ...text,
+        returnUrl,
+        webhookUrl,
+        locale,
+        expiresAt,
+        cancelUrl,
+      ],
     );
     return sessionOfRow(rows[0]!, this.now());
   }
