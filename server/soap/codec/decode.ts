@@ -2,12 +2,21 @@
  * XML → values, by the contract (DESIGN.md §1), with XmlSerializer's reading rules
  * (asmx-compatibility.md §1.4): elements are matched by namespace URI and local name in any order;
  * unknown, misplaced and wrong-namespace elements are ignored; the first of duplicates wins; scalars
- * follow XmlConvert. Payframe's deviation: Required elements must be present (DESIGN.md §2).
+ * follow XmlConvert. Payframe's deviation: a missing Required element is refused, naming it, where
+ * ASMX's default could move money or change whom or what the call acts on; elsewhere the default
+ * is taken as ASMX takes it (DESIGN.md §2; the rules are shared/contract/missing-values.ts).
  */
 import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
 import { parseEnum } from '../../../shared/contract/enum-values.ts';
+import {
+  conditionText,
+  heldCondition,
+  type MissingRules,
+  missingRulesOfType,
+} from '../../../shared/contract/missing-values.ts';
 import type { EnumFieldType, Field, FieldType } from '../../../shared/contract/model.ts';
 import { isScalarType } from '../../../shared/contract/model.ts';
+import { neutralValue } from '../../../shared/contract/neutral.ts';
 import { parseScalar } from '../../../shared/contract/scalars.ts';
 import { XSI_NS } from '../soap-fault.ts';
 import { attr, childElements, textOf, type XmlElement } from '../xml/index.ts';
@@ -83,12 +92,16 @@ function decodeElement(el: XmlElement, field: Field, ns: string, path: string): 
   }
 }
 
-/** Decodes the children of `el` as the given fields; `el` undefined means none were sent. */
+/**
+ * Decodes the children of `el` as the given fields; `el` undefined means none were sent. A missing
+ * Required element is refused unless `rules` (a request's) lets it take ASMX's default.
+ */
 export function decodeFields(
   el: XmlElement | undefined,
   fields: readonly Field[],
   ns: string,
   path: string,
+  rules?: MissingRules,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const seen = new Set<string>();
@@ -101,13 +114,28 @@ export function decodeFields(
       out[field.name] = decodeElement(child, field, ns, path ? `${path}/${field.name}` : field.name);
     }
   }
+  if (seen.size === fields.length) return out;
+  let conditional: Field[] | undefined;
   for (const f of fields) {
-    if (f.minOccurs === 1 && !seen.has(f.name)) {
-      const where = path ? `${path}/${f.name}` : f.name;
-      throw new DecodeError(`Required element '${where}' is missing.`, where, el);
-    }
+    if (f.minOccurs !== 1 || seen.has(f.name)) continue;
+    const rule = rules?.[f.name];
+    if (rule === undefined || rule.missing === 'refuse') throw missing(f, el, path);
+    if (rule.missing === 'default') out[f.name] = neutralValue(f);
+    else (conditional ??= []).push(f);
   }
+  // Conditions read siblings as decoded, defaults included (IsRecurring missing is false).
+  for (const f of conditional ?? []) {
+    const rule = rules?.[f.name];
+    const held = rule?.missing === 'default-unless' ? heldCondition(rule, out) : null;
+    if (held !== null) throw missing(f, el, path, ` It is required when ${conditionText(held)}.`);
+  }
+  for (const f of conditional ?? []) out[f.name] = neutralValue(f);
   return out;
+}
+
+function missing(f: Field, el: XmlElement | undefined, path: string, why = ''): DecodeError {
+  const where = path ? `${path}/${f.name}` : f.name;
+  return new DecodeError(`Required element '${where}' is missing.${why}`, where, el);
 }
 
 export function decodeComplex(
@@ -118,7 +146,7 @@ export function decodeComplex(
 ): Record<string, unknown> {
   const type = findComplexType(typeName);
   if (!type) throw new Error(`Contract has no type ${typeName}`);
-  return decodeFields(el, fieldsOf(type), ns, path);
+  return decodeFields(el, fieldsOf(type), ns, path, missingRulesOfType(typeName));
 }
 
 /** Decodes an `<OpResult>` element (or its absence) as the operation's result type. */

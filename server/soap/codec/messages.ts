@@ -4,6 +4,7 @@
  */
 import { fieldsOf, findComplexType } from '../../../shared/contract/index.ts';
 import { httpRootElement, isScalarType, type Operation } from '../../../shared/contract/model.ts';
+import { missingRulesOfParams } from '../../../shared/contract/missing-values.ts';
 import { formatScalar } from '../../../shared/contract/scalars.ts';
 import { ENVELOPE_CLOSE, envelopeOpen, type SoapVersion, XSD_NS, XSI_NS } from '../soap-fault.ts';
 import { childElements, type XmlElement } from '../xml/index.ts';
@@ -74,7 +75,7 @@ export function decodeSoapParams(
   op: Operation,
   ns: string,
 ): Record<string, unknown> {
-  return decodeFields(wrapper, op.params, ns, '');
+  return decodeFields(wrapper, op.params, ns, '', missingRulesOfParams(op.name));
 }
 
 /** The result inside a SOAP response Body (client side). */
