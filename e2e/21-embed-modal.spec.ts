@@ -1,21 +1,21 @@
 /**
  * `Payframe.open()`: the checkout in a modal dialog, driven by the keyboard only — focus moves in,
- * Tab and Shift+Tab stay inside (through the cross-origin form too), Esc closes with `cancel`,
- * focus returns to the button that opened it, and the page behind cannot scroll or be reached.
+ * Tab and Shift+Tab stay inside (through the cross-origin form and the one close control), Esc
+ * closes with `cancel` `{reason: 'closed', sessionOpen: true}`, focus returns to the button that
+ * opened it, and the page behind cannot scroll or be reached.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { collectErrors, DEMO, payByCard } from './helpers/embed.ts';
 
-/** What has focus in the store's page: the dialog, a close button, the iframe, or something else. */
+/** What has focus in the store's page: the dialog, its close button, the iframe, or something else. */
 function focused(page: Page) {
   return page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return 'body';
     if (el.getAttribute('role') === 'dialog') return 'dialog';
     if (el.tagName === 'IFRAME') return el.closest('[role=dialog]') ? 'iframe in dialog' : 'iframe outside';
-    if (el.tagName === 'BUTTON' && el.closest('[role=dialog]')) {
-      return el.textContent === '×' ? 'close (top)' : `close (bottom): ${el.textContent}`;
-    }
+    if (el.tagName === 'BUTTON' && el.closest('[role=dialog]'))
+      return `close: ${el.getAttribute('aria-label')}`;
     return `${el.tagName.toLowerCase()}#${el.id}`;
   });
 }
@@ -37,8 +37,8 @@ test('keyboard only: open, Tab and Shift+Tab stay inside, Esc closes with cancel
   expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('hidden');
   expect(await page.locator('main').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
 
-  await page.keyboard.press('Tab');
-  expect(await focused(page)).toBe('close (top)');
+  // One close control (issue 14 §10), and only one: the form, then it, then round again.
+  await expect(dialog.getByRole('button')).toHaveCount(1);
   await page.keyboard.press('Tab');
   expect(await focused(page)).toBe('iframe in dialog');
   // Inside the cross-origin form, a control has focus (its first one), not just the frame.
@@ -47,27 +47,32 @@ test('keyboard only: open, Tab and Shift+Tab stay inside, Esc closes with cancel
   expect(await inForm()).toMatch(/^(INPUT|BUTTON|SELECT|A)$/);
   const firstControl = await form.evaluate(() => document.activeElement?.outerHTML);
 
-  // Forward through the form: focus stays in the iframe until the bottom close button, then wraps.
+  // Forward through the form: focus stays in the iframe until the close control, then wraps.
   let steps = 0;
   while ((await focused(page)) === 'iframe in dialog' && steps++ < 40) await page.keyboard.press('Tab');
-  expect(await focused(page)).toBe('close (bottom): Close');
+  expect(await focused(page)).toBe('close: Close');
   await page.keyboard.press('Tab');
-  expect(await focused(page)).toBe('close (top)');
+  expect(await focused(page)).toBe('dialog');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('iframe in dialog');
+  expect(await form.evaluate(() => document.activeElement?.outerHTML)).toBe(firstControl);
 
-  // Backwards: from the top button round to the bottom one, then into the form at its last control.
+  // Backwards: from the form's first control to the close control, then into the form at its last.
   await page.keyboard.press('Shift+Tab');
-  expect(await focused(page)).toBe('close (bottom): Close');
+  expect(await focused(page)).toBe('close: Close');
   await page.keyboard.press('Shift+Tab');
   expect(await focused(page)).toBe('iframe in dialog');
   expect(await inForm()).toMatch(/^(INPUT|BUTTON|SELECT|A)$/);
   expect(await form.evaluate(() => document.activeElement?.outerHTML)).not.toBe(firstControl);
   await page.keyboard.press('Tab');
-  expect(await focused(page)).toBe('close (bottom): Close');
+  expect(await focused(page)).toBe('close: Close');
 
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(page.locator('#modal-result')).toHaveText('Payment window closed.');
-  await expect(page.locator('#events')).toContainText('payframe:cancel on #modal');
+  await expect(page.locator('#events')).toContainText(
+    'payframe:cancel on #modal {"reason":"closed","sessionOpen":true}',
+  );
   expect(await focused(page)).toBe('button#open-modal');
   expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
   expect(await page.locator('main').evaluate((el) => (el as HTMLElement).inert)).toBe(false);
@@ -116,7 +121,7 @@ test('pay in the modal: success reaches the callback; closing afterwards is not 
   await expect(page.locator('#modal-result')).toHaveText(
     /^Paid \$24\.99: order DEMO-[0-9A-F]{8}, transaction \d+\.$/,
   );
-  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.locator('#modal-result')).toHaveText(/^Paid/);
   await expect(page.locator('#events')).not.toContainText('payframe:cancel');

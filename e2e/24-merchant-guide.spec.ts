@@ -70,6 +70,18 @@ test('guide: Payframe.open, closed with Esc, then paid', async ({ page }) => {
   expect(errors).toEqual([]);
 });
 
+test('guide: Payframe.open, canceled in the form (the session ends)', async ({ page }) => {
+  const errors = collectErrors(page);
+  await openExample(page, 'embed-open');
+  await page.locator('#pay-button').click();
+  const form = page.frameLocator('[role=dialog] iframe');
+  await form.getByRole('button', { name: 'Cancel payment' }).click();
+  await form.getByRole('button', { name: 'Yes, cancel the payment' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.locator('#checkout-status')).toHaveText('Payment canceled. Nothing was charged.');
+  expect(errors).toEqual([]);
+});
+
 test('guide: a plain iframe and its messages', async ({ page }) => {
   const errors = collectErrors(page);
   await openExample(page, 'embed-iframe');

@@ -27,6 +27,7 @@ export function receiptOf(p: Payment): Receipt {
     transactionId: p.transactionId,
     approvalCode: p.approvalCode,
     maskedCard: lastFour(p.maskedCard),
+    method: p.method === 'card' || p.method === 'ach' ? p.method : null,
     amount: p.amount,
     currency: p.currency,
     orderNumber: p.orderNumber,

@@ -5,6 +5,7 @@
  * card or bank data: only what the merchant's own server can confirm anyway.
  */
 import { z } from 'zod';
+import { PAGE_LANGS } from './page-state.ts';
 
 /** Every message is tagged so a page can ignore other frames' traffic. */
 export const EMBED_SOURCE = 'payframe';
@@ -30,11 +31,24 @@ export const EmbedError = z.strictObject({
   message: z.string().max(500),
 });
 
+/**
+ * `payframe:cancel` (issue 14 §1): `closed` — the shopper closed the modal, and the session stays
+ * open unless it had already ended (`sessionOpen`); `canceled` — the shopper confirmed "Cancel
+ * payment" in the form, and the session is over. Only the form sends `canceled`; the loader itself
+ * fires `closed`.
+ */
+export const EmbedCancel = z.strictObject({
+  reason: z.enum(['closed', 'canceled']),
+  sessionOpen: z.boolean(),
+});
+export type EmbedCancel = z.infer<typeof EmbedCancel>;
+
 export const EmbedMessage = z.discriminatedUnion('type', [
-  z.strictObject({ ...envelope, type: z.literal('ready') }),
+  /** `lang`: the form's language, so the modal's own words ("Secure checkout", "Close") match it. */
+  z.strictObject({ ...envelope, type: z.literal('ready'), lang: z.enum(PAGE_LANGS) }),
   z.strictObject({ ...envelope, type: z.literal('success'), data: EmbedSuccess }),
   z.strictObject({ ...envelope, type: z.literal('error'), data: EmbedError }),
-  z.strictObject({ ...envelope, type: z.literal('cancel') }),
+  z.strictObject({ ...envelope, type: z.literal('cancel'), data: EmbedCancel }),
   z.strictObject({ ...envelope, type: z.literal('expired') }),
   /** Esc pressed inside the form: a modal closes (as its own Esc would); an inline widget ignores it. */
   z.strictObject({ ...envelope, type: z.literal('escape') }),

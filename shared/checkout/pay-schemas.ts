@@ -63,12 +63,20 @@ export const PayBody = z.discriminatedUnion('method', [CardPayment, AchPayment, 
 });
 export type PayBody = z.infer<typeof PayBody>;
 
+export const PaymentMethodName = z.enum(['card', 'ach']);
+
 /** What the shopper sees after paying: never more than the last four digits. */
 export const Receipt = z.object({
   status: z.literal('succeeded'),
   transactionId: z.string().nullable().meta({ description: 'null only if the gateway did not report it.' }),
   approvalCode: z.string().nullable(),
-  maskedCard: z.string().nullable().meta({ description: 'Last four digits only, e.g. "•••• 4242".' }),
+  maskedCard: z
+    .string()
+    .nullable()
+    .meta({ description: 'Last four digits only, e.g. "•••• 4242" (of the bank account for ACH).' }),
+  method: PaymentMethodName.nullable().meta({
+    description: 'card or ach (an ACH debit is still processing when the receipt is shown).',
+  }),
   amount: z.string(),
   currency: z.string().nullable(),
   orderNumber: z.string().nullable(),
@@ -103,8 +111,6 @@ export const PayRequiresAction = z.object({
 
 export const PayResponse = z.union([PaySucceeded, PayDeclined, PayRequiresAction]);
 export type PayResponse = z.infer<typeof PayResponse>;
-
-export const PaymentMethodName = z.enum(['card', 'ach']);
 
 /** POST /api/checkout/sessions/:token/cancel: the shopper gave up; the session can no longer be paid. */
 export const CancelResponse = z.object({ status: z.literal('canceled') });

@@ -5,15 +5,18 @@
 import { describe, expect, test } from 'vitest';
 import { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
-import { parseEmbedMessage, SESSION_TOKEN } from './messages.ts';
+import { PAGE_LANGS } from '../../shared/checkout/page-state.ts';
+import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
 
 const ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const env = { source: 'payframe', v: 1, instance: ID };
 const success = { transactionId: '500000001', orderNumber: 'A-1001', amount: '24.99', status: 'succeeded' };
 
 const valid: Record<string, unknown>[] = [
-  { ...env, type: 'ready' },
-  { ...env, type: 'cancel' },
+  { ...env, type: 'ready', lang: 'en' },
+  { ...env, type: 'ready', lang: 'es' },
+  { ...env, type: 'cancel', data: { reason: 'canceled', sessionOpen: false } },
+  { ...env, type: 'cancel', data: { reason: 'closed', sessionOpen: true } },
   { ...env, type: 'escape' },
   { ...env, type: 'expired' },
   { ...env, type: 'success', data: success },
@@ -61,7 +64,26 @@ function broken(m: Record<string, unknown>): unknown[] {
       { ...m, data: { code: 1, message: 'm' } },
     );
   }
-  if (m.type === 'ready') out.push({ ...m, data: {} }, { ...m, height: 10 });
+  if (m.type === 'ready') {
+    out.push(
+      { ...m, data: {} },
+      { ...m, height: 10 },
+      { ...m, lang: 'fr' },
+      { ...m, lang: 1 },
+      { ...m, lang: 'toString' },
+    );
+    out.push(Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'lang')));
+  }
+  if (m.type === 'cancel') {
+    const d = m.data as Record<string, unknown>;
+    out.push(
+      { ...m, data: { ...d, reason: 'left' } },
+      { ...m, data: { ...d, sessionOpen: 'true' } },
+      { ...m, data: { reason: d.reason } },
+      { ...m, data: { ...d, extra: 1 } },
+      Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'data')),
+    );
+  }
   return out;
 }
 
@@ -83,6 +105,10 @@ describe('parseEmbedMessage agrees with the shared EmbedMessage schema', () => {
     expect(parseEmbedMessage({ ...env, instance: 'other', type: 'ready' }, ID)).toBeNull();
     for (const v of [null, undefined, 'payframe', 1, [], [env]]) expect(parseEmbedMessage(v, ID)).toBeNull();
   });
+});
+
+test('the loader knows the same languages as the page', () => {
+  expect(Object.keys(WORDS)).toEqual([...PAGE_LANGS]);
 });
 
 test('the loader checks session tokens with the shared pattern', () => {

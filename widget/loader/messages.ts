@@ -17,11 +17,13 @@ const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null 
 const isText = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
 const isTextOrNull = (v: unknown) => v === null || typeof v === 'string';
 
+const has = (o: object, key: unknown) => Object.prototype.hasOwnProperty.call(o, key as string);
+
 /** Exactly these keys (zod's strictObject): an extra key makes the message invalid. */
 function hasKeys(o: Data, keys: string): boolean {
   const own = Object.keys(o);
   const want = keys.split(' ');
-  return own.length === want.length && want.every((k) => Object.prototype.hasOwnProperty.call(o, k));
+  return own.length === want.length && want.every((k) => has(o, k));
 }
 
 const ENVELOPE = 'source v instance type';
@@ -37,6 +39,24 @@ function validSuccess(d: unknown): boolean {
   );
 }
 
+function validCancel(d: unknown): boolean {
+  return (
+    isObject(d) &&
+    hasKeys(d, 'reason sessionOpen') &&
+    (d.reason === 'closed' || d.reason === 'canceled') &&
+    typeof d.sessionOpen === 'boolean'
+  );
+}
+
+/**
+ * The loader's own words in each language the form speaks: the keys are shared/checkout/
+ * page-state.ts PAGE_LANGS, copied (messages.test.ts compares the two).
+ */
+export const WORDS: Record<string, { frame: string; title: string; close: string }> = {
+  en: { frame: 'Secure payment form', title: 'Secure checkout', close: 'Close' },
+  es: { frame: 'Formulario de pago seguro', title: 'Pago seguro', close: 'Cerrar' },
+};
+
 function validError(d: unknown): boolean {
   return isObject(d) && hasKeys(d, 'code message') && isText(d.code, 64) && isText(d.message, 500);
 }
@@ -51,7 +71,9 @@ export function parseEmbedMessage(data: unknown, instance: string): EmbedMessage
   if (!isText(data.instance, 64)) return null;
   switch (data.type) {
     case 'ready':
+      return hasKeys(data, ENVELOPE + ' lang') && has(WORDS, data.lang) ? (data as EmbedMessage) : null;
     case 'cancel':
+      return hasKeys(data, ENVELOPE + ' data') && validCancel(data.data) ? (data as EmbedMessage) : null;
     case 'expired':
     case 'escape':
       return hasKeys(data, ENVELOPE) ? (data as EmbedMessage) : null;

@@ -1,12 +1,17 @@
 /**
  * `Payframe.open()`: the checkout as a modal overlay (WAI-ARIA dialog pattern). The form lives in a
  * cross-origin iframe the page cannot reach into, so the focus trap works with what the page owns:
- * a close button before the frame and one after it, and two focus guards that wrap from one to the
- * other. Tab and Shift+Tab then enter the frame at its first or last field, as they would anyway.
+ * one close control, after the frame in the focus order (shown at the top corner), and two focus
+ * guards. Tab from the close control goes to the dialog, whose next Tab enters the form at its
+ * first field; Shift+Tab from the form's first field reaches the close control, and from there the
+ * form's last field. Closing is not cancelling (issue 14 §1): it fires `payframe:cancel` with
+ * `{reason: 'closed', sessionOpen}` and the session stays payable; only the form's confirmed
+ * "Cancel payment" ends it (`reason: 'canceled'`). The modal's words follow the form's language.
  * Styles go through the CSSOM, which a merchant CSP without 'unsafe-inline' still allows.
  */
 import type { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
-import { createWidget, type Instance, isSpanish, type MountOptions } from './widget.ts';
+import { WORDS } from './messages.ts';
+import { createWidget, type Instance, type MountOptions, wordsFor } from './widget.ts';
 
 let closeCurrent: (() => void) | null = null;
 
@@ -20,7 +25,7 @@ const matches = (query: string) => matchMedia(query).matches;
 
 export function openModal(payframeOrigin: string, options: MountOptions): Instance {
   if (closeCurrent) closeCurrent();
-  const spanish = isSpanish(options);
+  let words = wordsFor(options);
   const mode = options.theme && options.theme.mode;
   const dark = mode === 'dark' || (mode !== 'light' && matches('(prefers-color-scheme: dark)'));
   const fg = dark ? '#f2f2f7' : '#1c1c1e';
@@ -40,44 +45,42 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
     `position:relative;width:100%;max-width:480px;margin:auto;border-radius:12px;box-shadow:0 12px 40px rgba(0,0,0,.35);font:16px/1.4 system-ui,sans-serif;color:${fg};background:${dark ? '#1c1c1e' : '#fff'}`,
     overlay,
   );
-  const titleId = `payframe-title-${Math.random().toString(36).slice(2)}`;
   dialog.setAttribute('role', 'dialog');
   dialog.setAttribute('aria-modal', 'true');
-  dialog.setAttribute('aria-labelledby', titleId);
   dialog.tabIndex = -1;
 
-  const header = el('div', 'display:flex;align-items:center;padding:8px 8px 0 16px', dialog);
-  const title = el('h2', 'flex:1;margin:0;font-size:1rem', header);
-  title.id = titleId;
-  title.textContent = spanish ? 'Pago seguro' : 'Secure checkout';
-  const closeLabel = spanish ? 'Cerrar' : 'Close';
-  // 44px targets (WCAG 2.5.5); the browser's own focus ring is left alone.
-  const button = (css: string, parent: HTMLElement) => {
-    const b = el(
-      'button',
-      `min-width:44px;min-height:44px;border:0;border-radius:8px;background:none;cursor:pointer;font:inherit;color:${fg};${css}`,
-      parent,
-    );
-    b.type = 'button';
-    b.onclick = () => close(true);
-    return b;
+  const title = el('h2', 'margin:0;padding:18px 56px 4px 16px;font-size:1rem', dialog);
+  const body = el('div', 'padding:0 8px 8px', dialog);
+  // The one close control: a 44px target (WCAG 2.5.5) in the top corner, last in the focus order.
+  const closer = el(
+    'button',
+    `position:absolute;top:4px;inset-inline-end:4px;min-width:44px;min-height:44px;border:0;border-radius:8px;background:none;cursor:pointer;font:1.5rem/1 system-ui,sans-serif;color:${fg}`,
+    dialog,
+  );
+  closer.type = 'button';
+  closer.textContent = '×';
+  closer.onclick = () => close(true);
+  // The dialog is named by its visible title's words (aria-label: no id to make unique).
+  const say = () => {
+    dialog.setAttribute('aria-label', (title.textContent = words.title));
+    closer.setAttribute('aria-label', words.close);
   };
-  const closeTop = button('font-size:1.5rem', header);
-  closeTop.setAttribute('aria-label', closeLabel);
-  closeTop.textContent = '×';
-  const body = el('div', 'padding:0 8px', dialog);
-  const footer = el('div', 'text-align:end;padding:0 8px 8px', dialog);
-  const closeBottom = button('text-decoration:underline;padding:0 12px', footer);
-  closeBottom.textContent = closeLabel;
+  say();
   const last = guard();
-  first.onfocus = () => closeBottom.focus();
-  last.onfocus = () => closeTop.focus();
+  first.onfocus = () => closer.focus();
+  last.onfocus = () => dialog.focus();
 
   let paid = false;
+  let ended = false;
   let closed = false;
   const [instance, emit] = createWidget(payframeOrigin, body, options, (m: EmbedMessage) => {
+    if (m.type === 'ready') {
+      words = WORDS[m.lang]!;
+      say();
+    }
     if (m.type === 'success') paid = true;
-    // The shopper chose "cancel" inside the form: its event is on the way; close after it.
+    if (m.type === 'expired') ended = true;
+    // The shopper confirmed "Cancel payment" inside the form: its event is on the way; close after it.
     if (m.type === 'cancel') setTimeout(() => close(false));
     // Esc pressed inside the form, which the page's own key listener cannot hear.
     if (m.type === 'escape') close(true);
@@ -116,7 +119,8 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
     closed = true;
     closeCurrent = null;
     // Fired while the overlay is still in the document, so `payframe:cancel` bubbles to the page.
-    if (byShopper && !paid) emit('cancel');
+    // Closing leaves the session as it was: open, unless it had expired meanwhile.
+    if (byShopper && !paid) emit('cancel', { reason: 'closed', sessionOpen: !ended });
     document.removeEventListener('keydown', onKey, true);
     destroyFrame();
     overlay.remove();

@@ -4,7 +4,7 @@
  * this instance's own iframe window, and carry this instance's id: two widgets never cross-talk.
  */
 import type { EmbedEventName, EmbedMessage } from '../../shared/checkout/embed-messages.ts';
-import { parseEmbedMessage, SESSION_TOKEN } from './messages.ts';
+import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
 
 export type Handler = (detail?: unknown) => void;
 
@@ -52,9 +52,12 @@ export function frameUrl(payframeOrigin: string, options: MountOptions, instance
   return `${payframeOrigin}/pay/${options.session}?${q}`;
 }
 
-/** Spanish for the loader's own words: the widget's locale, else the host page's language. */
-export const isSpanish = (options: MountOptions) =>
-  /^es/i.test(options.locale || document.documentElement.lang);
+/**
+ * Until the form says which language it chose (its `ready` message): the widget's locale, else the
+ * host page's language.
+ */
+export const wordsFor = (options: MountOptions) =>
+  WORDS[/^es/i.test(options.locale || document.documentElement.lang) ? 'es' : 'en']!;
 
 export function createWidget(
   payframeOrigin: string,
@@ -69,7 +72,7 @@ export function createWidget(
   const id = randomId();
   const iframe = document.createElement('iframe');
   iframe.src = frameUrl(payframeOrigin, options, id);
-  iframe.title = isSpanish(options) ? 'Formulario de pago seguro' : 'Secure payment form';
+  iframe.title = wordsFor(options).frame;
   iframe.allow = 'payment';
   iframe.setAttribute('scrolling', 'no');
   // Until the first resize message: room for the form's skeleton rather than a 150px sliver.
@@ -102,6 +105,8 @@ export function createWidget(
       iframe.style.height = `${m.height}px`;
       return;
     }
+    // The form's language, chosen from the session too: the loader's words follow it.
+    if (m.type === 'ready') iframe.title = WORDS[m.lang]!.frame;
     if (intercept) intercept(m);
     if (m.type !== 'escape') emit(m.type, 'data' in m ? Object.assign({}, m.data) : undefined);
   };

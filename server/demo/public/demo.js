@@ -47,8 +47,8 @@ if (modalButton) {
         onSuccess(payment) {
           show('modal-result', describe(payment));
         },
-        onCancel() {
-          show('modal-result', 'Payment window closed.');
+        onCancel(detail) {
+          show('modal-result', detail.reason === 'canceled' ? 'Payment canceled.' : 'Payment window closed.');
         },
       });
     });

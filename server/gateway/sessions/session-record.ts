@@ -6,7 +6,6 @@
 import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { type Merchant, MERCHANT_JOIN_COLUMNS, merchantOfJoined } from '../merchants/merchant-store.ts';
-import { maskAccount } from '../vault/card-checks.ts';
 import { type CheckoutSession, isSessionToken, sessionOfRow } from './checkout-session-store.ts';
 
 export interface SessionPayment {
@@ -60,7 +59,8 @@ export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): Sessi
             last4: r.c_last4 as string,
           })
         : method === 'ach' && r.t_ach_last4
-          ? maskAccount(r.t_ach_last4 as string)
+          ? // The row keeps the last four only (maskAccount wants the whole number).
+            `****${r.t_ach_last4 as string}`
           : null;
     payment = {
       transactionId: session.transactionId,

@@ -4,10 +4,13 @@
  * origin, one of the merchant's registered origins (EMB-4), never '*'. No message carries card or
  * bank data (EMB-6).
  */
-import type { EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
+import type { EmbedCancel, EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
+import type { PageLang } from '../../../shared/checkout/page-state.ts';
 
 type Payload =
-  | { type: 'ready' | 'cancel' | 'expired' | 'escape' }
+  | { type: 'expired' | 'escape' }
+  | { type: 'ready'; lang: PageLang }
+  | { type: 'cancel'; data: EmbedCancel }
   | { type: 'success'; data: EmbedSuccess }
   | { type: 'error'; data: { code: string; message: string } }
   | { type: 'resize'; height: number };

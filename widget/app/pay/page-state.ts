@@ -34,6 +34,7 @@ const RECEIPT_FIELDS: Record<keyof Receipt, Check> = {
   transactionId: strOrNull,
   approvalCode: strOrNull,
   maskedCard: strOrNull,
+  method: (v) => v === null || v === 'card' || v === 'ach',
   amount: str,
   currency: strOrNull,
   orderNumber: strOrNull,
@@ -54,6 +55,7 @@ const SESSION_FIELDS: Record<keyof WidgetSession, Check> = {
   embedOrigins: list(str),
   threeDSecure: (v) => typeof v === 'boolean',
   shopper: obj({ email: strOrNull, firstName: strOrNull, lastName: strOrNull, zipCode: strOrNull }),
+  backUrl: strOrNull,
   receipt: optional(obj(RECEIPT_FIELDS)),
   redirectUrl: optional(strOrNull),
 };

@@ -99,7 +99,7 @@ export function App({ token, params, embed, initial }: Props) {
       .filter(Boolean)
       .join(' · ');
     embed?.setOrigins(s.embedOrigins ?? []);
-    embed?.send({ type: 'ready' });
+    embed?.send({ type: 'ready', lang: chosen.lang });
   };
 
   const load = async () => {
@@ -242,7 +242,8 @@ export function App({ token, params, embed, initial }: Props) {
     const res = await api.cancel();
     if (res.ok) {
       setScreen({ kind: 'canceled' });
-      embed?.send({ type: 'cancel' });
+      // Ended for good, by the shopper's confirmed choice (a modal's close is `closed`, from the loader).
+      embed?.send({ type: 'cancel', data: { reason: 'canceled', sessionOpen: false } });
       return;
     }
     const again = await api.load();
@@ -264,10 +265,29 @@ export function App({ token, params, embed, initial }: Props) {
     </button>
   );
 
+  // Back to the store without paying (issue 14 §1): the session's cancelUrl (else its returnUrl's
+  // origin, else the merchant's website). Not in a widget: the shopper is on the store's page already.
+  const backHref =
+    session?.backUrl ??
+    (session?.merchant.website && /^https?:/i.test(session.merchant.website)
+      ? session.merchant.website
+      : null);
+  const backLabel = (
+    <>
+      <span aria-hidden="true">← </span>
+      {t('backToStore', { merchant: merchant ?? t('theMerchant') })}
+    </>
+  );
   const storeLink =
-    session?.merchant.website && /^https?:/i.test(session.merchant.website) && !embed ? (
-      <a href={session.merchant.website} class="pf-button pf-secondary">
-        {t('backToStore', { merchant: merchant ?? t('theMerchant') })}
+    backHref && !embed ? (
+      <a href={backHref} class="pf-button pf-secondary" data-testid="back-to-store">
+        {backLabel}
+      </a>
+    ) : null;
+  const backLink =
+    backHref && !embed && screen.kind === 'form' ? (
+      <a href={backHref} class="pf-back" data-testid="back-link">
+        {backLabel}
       </a>
     ) : null;
 
@@ -438,6 +458,7 @@ export function App({ token, params, embed, initial }: Props) {
   return (
     <I18nContext.Provider value={i18n}>
       <div class={compact ? 'pf-page pf-embedded' : 'pf-page'}>
+        {backLink}
         {session && screen.kind !== 'not-found' ? (
           <Header
             merchant={merchant}
@@ -446,7 +467,13 @@ export function App({ token, params, embed, initial }: Props) {
             amount={amount}
             orderNumber={session.orderNumber}
             compact={compact}
-            paid={screen.kind === 'paid'}
+            standing={
+              screen.kind === 'paid'
+                ? 'paid'
+                : screen.kind === 'expired' || screen.kind === 'canceled'
+                  ? 'ended'
+                  : 'due'
+            }
           />
         ) : null}
         <div class="pf-body">{body}</div>

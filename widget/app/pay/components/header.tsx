@@ -10,8 +10,11 @@ interface Props {
   amount: string;
   orderNumber: string | null;
   compact: boolean;
-  /** Paid: the receipt below says so, and the label follows. */
-  paid: boolean;
+  /**
+   * What the amount is: due (open), paid (the receipt below says so), or neither — an expired or
+   * canceled session asks for nothing, so no "Amount due" (issue 14 §5).
+   */
+  standing: 'due' | 'paid' | 'ended';
 }
 
 /**
@@ -28,7 +31,7 @@ function loadableLogo(url: string | null): string | null {
   }
 }
 
-export function Header({ merchant, logoUrl, website, amount, orderNumber, compact, paid }: Props) {
+export function Header({ merchant, logoUrl, website, amount, orderNumber, compact, standing }: Props) {
   const { t } = useI18n();
   const logo = loadableLogo(logoUrl);
   const host = merchant ? websiteHost(website) : null;
@@ -47,7 +50,9 @@ export function Header({ merchant, logoUrl, website, amount, orderNumber, compac
           ) : null}
         </div>
       </div>
-      <p class="pf-amount-label">{t(paid ? 'amountPaid' : 'amountDue')}</p>
+      {standing === 'ended' ? null : (
+        <p class="pf-amount-label">{t(standing === 'paid' ? 'amountPaid' : 'amountDue')}</p>
+      )}
       <p class="pf-amount" data-testid="amount">
         {amount}
       </p>

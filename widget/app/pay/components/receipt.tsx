@@ -40,12 +40,17 @@ export function Receipt({ receipt, redirectUrl, merchant, fresh, autoRedirect }:
     return () => clearTimeout(id);
   }, [left, redirectUrl]);
 
+  // A bank debit is not a card and has no approval code; it settles over days (issue 14 §5).
+  const ach = receipt.method === 'ach';
+  const last4 = (receipt.maskedCard ?? '').replace(/\D/g, '').slice(-4);
   const rows: [string, string | null][] = [
     [t('rMerchant'), receipt.merchantName ?? merchant],
     [t('rOrder'), receipt.orderNumber],
     [t('rAmount'), formatMoney(receipt.amount, receipt.currency, lang)],
-    [t('rCard'), receipt.maskedCard],
-    [t('rApproval'), receipt.approvalCode],
+    ach
+      ? [t('rBankAccount'), t('rAchProcessing', { account: last4 ? `••${last4}` : '' }).trim()]
+      : [t('rCard'), receipt.maskedCard],
+    [t('rApproval'), ach ? null : receipt.approvalCode],
     [t('rDate'), formatDateTime(receipt.paidAt, lang)],
     [t('rTransaction'), receipt.transactionId],
   ];

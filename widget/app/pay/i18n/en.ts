@@ -77,6 +77,8 @@ export const en = {
   rAmount: 'Amount',
   rCard: 'Card',
   rApproval: 'Approval code',
+  rBankAccount: 'Bank account',
+  rAchProcessing: '{account} — processing',
   rDate: 'Date',
   rTransaction: 'Transaction',
   returnTo: 'Return to {merchant}',
@@ -86,7 +88,8 @@ export const en = {
   useSaved: 'Use a saved card',
   walletIntro: 'We will send a one-time code to your e-mail to show your saved cards.',
   sendCode: 'Send code',
-  codeSentTo: 'We sent a 6-digit code to {to}.',
+  // True whatever the wallet holds: a code goes only to an address with saved cards (issue 14 §5).
+  codeSentTo: 'If {to} has saved cards, we sent a 6-digit code there.',
   verificationCode: 'Verification code',
   verify: 'Verify',
   resendIn: 'You can ask for a new code in {n} s.',

@@ -79,6 +79,8 @@ export const messages: Messages = {
   rAmount: 'Importe',
   rCard: 'Tarjeta',
   rApproval: 'Código de autorización',
+  rBankAccount: 'Cuenta bancaria',
+  rAchProcessing: '{account} — en proceso',
   rDate: 'Fecha',
   rTransaction: 'Transacción',
   returnTo: 'Volver a {merchant}',
@@ -89,7 +91,7 @@ export const messages: Messages = {
   walletIntro:
     'Le enviaremos un código de un solo uso a su correo electrónico para mostrar sus tarjetas guardadas.',
   sendCode: 'Enviar código',
-  codeSentTo: 'Hemos enviado un código de 6 dígitos a {to}.',
+  codeSentTo: 'Si {to} tiene tarjetas guardadas, le hemos enviado allí un código de 6 dígitos.',
   verificationCode: 'Código de verificación',
   verify: 'Verificar',
   resendIn: 'Podrá pedir un código nuevo dentro de {n} s.',
@@ -107,11 +109,11 @@ export const messages: Messages = {
 export const declines: DeclineMessages = {
   card: {
     '05': 'Su tarjeta fue rechazada. Use otra tarjeta.',
-    '51': 'Su tarjeta fue rechazada. Use otra tarjeta.',
+    '51': 'Su tarjeta no tiene fondos suficientes para este pago. Use otra tarjeta.',
     '10': 'Su tarjeta solo aprobó una parte del importe. Use otra tarjeta.',
-    '54': 'Esta tarjeta ha caducado.',
+    '54': 'Esta tarjeta ha caducado. Use otra tarjeta.',
     '14': 'Revise el número de tarjeta.',
-    N7: 'Revise el código de seguridad.',
+    N7: 'El código de seguridad no es correcto. Revise los 3 o 4 dígitos de su tarjeta e inténtelo de nuevo.',
     '65': 'Su banco no pudo verificar este pago. Inténtelo de nuevo o use otra tarjeta.',
     '57': 'Esta forma de pago no se acepta aquí.',
   },
