@@ -81,6 +81,8 @@ test.describe('expired session', () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'This payment link has expired' })).toBeVisible();
     await expect(page.getByLabel('Card number')).toHaveCount(0);
+    // Nothing is due on a session that can no longer be paid (issue 14 §5).
+    await expect(page.getByText('Amount due')).toHaveCount(0);
     const axe = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
       .analyze();
