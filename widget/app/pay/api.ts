@@ -73,6 +73,8 @@ export function sessionApi(token: string) {
       post<WalletVerifyResponse>(`${base}/wallet/verify`, { verificationId, code }),
     cards: (wallet: string) =>
       call<WalletCardsResponse>(`${base}/wallet/cards`, { headers: { [WALLET_HEADER]: wallet } }),
+    removeCard: (wallet: string, tokenGuid: string) =>
+      post<{ removed: boolean }>(`${base}/wallet/remove`, { tokenGuid }, { [WALLET_HEADER]: wallet }),
   };
 }
 export type SessionApi = ReturnType<typeof sessionApi>;

@@ -2,6 +2,8 @@
  * Saved cards behind a one-time code (DESIGN.md §9, docs/merchant-guide.md "Saved cards"): the code
  * goes to the session's own contact (shown masked), the shopper types it, the wallet credential it
  * unlocks lists the cards; the CVV is typed again. A new code can be asked for after a visible delay.
+ * Each card says its brand and last four once (its own name only when the shopper gave it one), and
+ * can be removed from the wallet after a confirmation (issue 14 §6).
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -9,7 +11,8 @@ import type { PayBody, WalletCard } from '../../../../shared/checkout/index.ts';
 import type { SessionApi } from '../api.ts';
 import { cvvProblem, digitsOf, type Problem } from '../card.ts';
 import { useI18n } from '../i18n/context.ts';
-import { Field, focusFirstInvalid } from './field.tsx';
+import { cardLabel } from '../wallet-label.ts';
+import { Field, focusFirstInvalid, focusSoon } from './field.tsx';
 
 const RESEND_AFTER_S = 30;
 
@@ -37,6 +40,9 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
   const [chosen, setChosen] = useState('');
   const [cvv, setCvv] = useState('');
   const [cvvTouched, setCvvTouched] = useState(false);
+  /** The card whose removal is being confirmed; '' for none. */
+  const [removing, setRemoving] = useState('');
+  const [removeFailed, setRemoveFailed] = useState(false);
   const box = useRef<HTMLDivElement>(null);
 
   const send = async () => {
@@ -89,6 +95,19 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
     const list = cards.ok ? cards.data.cards : [];
     setChosen(list[0]?.tokenGuid ?? '');
     setStep({ kind: 'cards', wallet, cards: list });
+  };
+
+  const remove = async (tokenGuid: string) => {
+    if (step.kind !== 'cards') return;
+    const res = await api.removeCard(step.wallet, tokenGuid);
+    setRemoving('');
+    setRemoveFailed(!res.ok);
+    if (!res.ok) return;
+    const cards = step.cards.filter((c) => c.tokenGuid !== tokenGuid);
+    if (chosen === tokenGuid) setChosen(cards[0]?.tokenGuid ?? '');
+    setStep({ ...step, cards });
+    // The removed card's controls are gone: the list (or the message that it is empty) next.
+    focusSoon('.pf-wallet input[name=saved-card], .pf-wallet [role=status]');
   };
 
   const card = step.kind === 'cards' ? step.cards.find((c) => c.tokenGuid === chosen) : undefined;
@@ -151,23 +170,58 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
           <form onSubmit={pay} noValidate class="pf-form">
             <fieldset class="pf-radios">
               <legend>{t('savedCards')}</legend>
-              {step.cards.map((c) => (
-                <div class="pf-check pf-saved" key={c.tokenGuid}>
-                  <input
-                    type="radio"
-                    name="saved-card"
-                    id={`saved-${c.tokenGuid}`}
-                    checked={chosen === c.tokenGuid}
-                    onChange={() => setChosen(c.tokenGuid)}
-                  />
-                  <label for={`saved-${c.tokenGuid}`}>
-                    {[c.cardType, c.maskedCardNumber, c.displayName ?? c.nameOnCard]
-                      .filter(Boolean)
-                      .join(' · ')}
-                  </label>
-                </div>
-              ))}
+              {step.cards.map((c) => {
+                const label = cardLabel(c);
+                return (
+                  <div class="pf-check pf-saved" key={c.tokenGuid}>
+                    <input
+                      type="radio"
+                      name="saved-card"
+                      id={`saved-${c.tokenGuid}`}
+                      checked={chosen === c.tokenGuid}
+                      onChange={() => setChosen(c.tokenGuid)}
+                    />
+                    <label for={`saved-${c.tokenGuid}`}>{label}</label>
+                    {removing === c.tokenGuid ? (
+                      <span role="group" aria-label={t('removeQuestion', { card: label })} class="pf-remove">
+                        <span aria-hidden="true">{t('removeQuestion', { card: label })} </span>
+                        <button type="button" class="pf-link" onClick={() => void remove(c.tokenGuid)}>
+                          {t('removeYes')}
+                        </button>{' '}
+                        <button
+                          type="button"
+                          class="pf-link pf-remove-no"
+                          onClick={() => {
+                            setRemoving('');
+                            focusSoon(`#remove-${c.tokenGuid}`);
+                          }}
+                        >
+                          {t('removeNo')}
+                        </button>
+                      </span>
+                    ) : (
+                      <button
+                        type="button"
+                        class="pf-link pf-remove"
+                        id={`remove-${c.tokenGuid}`}
+                        aria-label={t('removeCard', { card: label })}
+                        onClick={() => {
+                          setRemoving(c.tokenGuid);
+                          focusSoon('.pf-remove-no'); // the safe answer
+                        }}
+                      >
+                        {t('remove')}
+                      </button>
+                    )}
+                  </div>
+                );
+              })}
             </fieldset>
+            {removeFailed ? (
+              <p role="alert" class="pf-alert">
+                {t('errRemove')}
+              </p>
+            ) : null}
             <Field
               id="saved-csc"
               label={t('cvv')}

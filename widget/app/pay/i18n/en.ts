@@ -101,6 +101,12 @@ export const en = {
   savedCards: 'Saved cards',
   noSavedCards: 'You have no saved cards. Please enter your card below.',
   useAnother: 'Use another card',
+  remove: 'Remove',
+  removeCard: 'Remove {card}',
+  removeQuestion: 'Remove {card} from your saved cards?',
+  removeYes: 'Yes, remove it',
+  removeNo: 'Keep it',
+  errRemove: 'We could not remove this card. Please try again.',
   errWalletExpired: 'Your saved cards are locked again. Ask for a new code to use them.',
 } satisfies Record<string, string>;
 

@@ -103,6 +103,12 @@ export const messages: Messages = {
   savedCards: 'Tarjetas guardadas',
   noSavedCards: 'No tiene tarjetas guardadas. Introduzca su tarjeta a continuación.',
   useAnother: 'Usar otra tarjeta',
+  remove: 'Eliminar',
+  removeCard: 'Eliminar {card}',
+  removeQuestion: '¿Eliminar {card} de sus tarjetas guardadas?',
+  removeYes: 'Sí, eliminarla',
+  removeNo: 'Conservarla',
+  errRemove: 'No pudimos eliminar esta tarjeta. Inténtelo de nuevo.',
   errWalletExpired: 'Sus tarjetas guardadas están bloqueadas de nuevo. Pida un código nuevo para usarlas.',
 };
 
