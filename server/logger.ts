@@ -32,14 +32,52 @@ function roundResponseTime(object: Record<string, unknown>): Record<string, unkn
   return { ...object, responseTime: Math.round(time * 1000) / 1000 };
 }
 
+/**
+ * Standard output, written once per turn of the event loop: the lines of every request that ended in
+ * that turn go out in one write instead of one synchronous write each (a file or a pipe: each write
+ * is a system call, ≈1/7 of a small SOAP call's CPU; issue 18 §2). Lines keep their order. They are
+ * written before the process exits (`exit` runs on process.exit() and on an uncaught exception);
+ * a process killed outright (SIGKILL) loses at most the lines of the turn it was in. More than 64 KB
+ * pending is written at once.
+ */
+const stdoutLines = (() => {
+  let pending: string[] = [];
+  let size = 0;
+  let scheduled = false;
+  let listening = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const text = pending.length === 1 ? pending[0]! : pending.join('');
+    pending = [];
+    size = 0;
+    process.stdout.write(text);
+  };
+  return {
+    write(line: string) {
+      pending.push(line);
+      size += line.length;
+      if (size > 65_536) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+      if (!listening) {
+        listening = true;
+        process.once('exit', flush);
+      }
+    },
+  };
+})();
+
 export interface LoggerOptions {
   level: string;
-  /** Where lines go; standard output by default. Tests pass a collector. */
+  /** Where lines go; standard output by default (`stdoutLines`). Tests pass a collector. */
   destination?: { write(line: string): unknown };
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  const target = options.destination ?? process.stdout;
+  const target = options.destination ?? stdoutLines;
   const stream: DestinationStream = {
     write(line: string) {
       target.write(scrubCardNumbers(line));

@@ -137,3 +137,48 @@ describe('one request line', () => {
     expect(typeof lines[0]?.responseTime).toBe('number');
   });
 });
+
+describe('the request line written as text', () => {
+  async function linesOf(asText: boolean, level = 'info') {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ level, destination: { write: (l) => lines.push(JSON.parse(l)) } });
+    const app = Fastify({
+      loggerInstance: logger as FastifyBaseLogger,
+      genReqId: () => 'req-3',
+      childLoggerFactory: lazyRequestLogger,
+      logController: new OneLineRequestLog({ asText }),
+    });
+    app.get('/ok', async () => ({ ok: true }));
+    app.get('/quiet', { logLevel: 'warn' }, async () => ({ ok: true }));
+    app.get('/fails', async () => {
+      throw new Error('no');
+    });
+    await app.inject({
+      url: '/ok?q="\u00fc\\%0A&card=4242424242424242',
+      remoteAddress: '192.0.2.7',
+      headers: { 'accept-version': '2', host: 'pay.example:8443' },
+    });
+    await app.inject({ url: '/ok', remoteAddress: '2001:db8::1' });
+    await app.inject({ url: '/quiet' });
+    await app.inject({ url: '/fails' });
+    return lines.map(({ time, responseTime, ...rest }) => {
+      expect(typeof time).toBe('string');
+      return { ...rest, responseTime: typeof responseTime };
+    });
+  }
+
+  it('is the JSON pino writes, card numbers scrubbed, and the same lines are left out', async () => {
+    const text = await linesOf(true);
+    expect(text).toEqual(await linesOf(false));
+    // The quiet route writes nothing; the failing one its error (the error handler's) and its line.
+    expect(text).toHaveLength(4);
+    expect(text[0]).toMatchObject({
+      reqId: 'req-3',
+      req: { version: '2', host: 'pay.example:8443', remoteAddress: '192.0.2.7' },
+    });
+    expect(JSON.stringify(text[0])).not.toContain('4242424242424242');
+    expect(text[2]).toMatchObject({ level: 50, msg: 'no' });
+    expect(text[3]).toMatchObject({ level: 30, res: { statusCode: 500 }, responseTime: 'number' });
+    expect(await linesOf(true, 'warn')).toEqual(await linesOf(false, 'warn'));
+  });
+});
