@@ -35,7 +35,7 @@ function roundResponseTime(object: Record<string, unknown>): Record<string, unkn
 /**
  * Standard output, written once per turn of the event loop: the lines of every request that ended in
  * that turn go out in one write instead of one synchronous write each (a file or a pipe: each write
- * is a system call, ≈1/7 of a small SOAP call's CPU; issue 18 §2). Lines keep their order. They are
+ * is a system call, ≈7 % of a small SOAP call's CPU; issue 18 §2). Lines keep their order. They are
  * written before the process exits (`exit` runs on process.exit() and on an uncaught exception);
  * a process killed outright (SIGKILL) loses at most the lines of the turn it was in. More than 64 KB
  * pending is written at once.
