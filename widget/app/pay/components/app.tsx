@@ -12,6 +12,7 @@ import type {
 } from '../../../../shared/checkout/index.ts';
 import { type ChallengeResult, Payer, type Result, sessionApi } from '../api.ts';
 import { type Embed, successMessage } from '../embed.ts';
+import { expiryWarningIn } from '../expiry-warning.ts';
 import { formatMoney } from '../format.ts';
 import { I18nContext } from '../i18n/context.ts';
 import { english, type I18n, loadI18n, pickLang } from '../i18n/index.ts';
@@ -147,6 +148,16 @@ export function App({ token, params, embed, initial }: Props) {
     );
     return () => clearTimeout(id);
   }, [screen.kind, session?.expiresAt, expiryCheck]);
+
+  // Two minutes before the end, said politely (issue 14 §7): typed card details are not kept past it.
+  const [expiringSoon, setExpiringSoon] = useState(false);
+  useEffect(() => {
+    if (screen.kind !== 'form') return setExpiringSoon(false);
+    const wait = expiryWarningIn(session?.expiresAt ?? null, Date.now());
+    if (wait === null) return;
+    const id = setTimeout(() => setExpiringSoon(true), wait);
+    return () => clearTimeout(id);
+  }, [screen.kind, session?.expiresAt]);
 
   // Esc while a payment or a bank check is under way must not close a modal around the form: the
   // payment would go on unseen (embed.ts tells the host page about Esc only when not prevented).
@@ -373,6 +384,9 @@ export function App({ token, params, embed, initial }: Props) {
         ) : null}
         {/* Kept mounted under the challenge so the details survive a failed verification. */}
         <div hidden={screen.kind === 'challenge'} class="pf-pay-area">
+          <div aria-live="polite" data-testid="expiry-warning">
+            {expiringSoon ? <p class="pf-warning">{t('expiringSoon')}</p> : null}
+          </div>
           <div class="pf-alert-region" role="alert" data-testid="alert">
             {alert ? (
               <div class="pf-alert" tabIndex={-1}>

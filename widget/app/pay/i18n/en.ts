@@ -63,6 +63,8 @@ export const en = {
   busyError: 'This payment is still being processed. Please wait a moment and try again.',
   rateLimited: 'Too many attempts. Please wait a minute and try again.',
   sessionClosed: 'This payment can no longer be completed.',
+  expiringSoon:
+    'This payment expires in 2 minutes. Please finish now: for your security, the card details you typed are not kept after that.',
   tdsTitle: 'Confirm with your bank',
   tdsBody: 'Your bank asks you to confirm this payment. Follow the steps below.',
   tdsFrame: 'Bank verification',

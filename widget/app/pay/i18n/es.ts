@@ -65,6 +65,8 @@ export const messages: Messages = {
   busyError: 'Este pago todavía se está procesando. Espere un momento e inténtelo de nuevo.',
   rateLimited: 'Demasiados intentos. Espere un minuto e inténtelo de nuevo.',
   sessionClosed: 'Este pago ya no se puede completar.',
+  expiringSoon:
+    'Este pago caduca dentro de 2 minutos. Termine ahora: por su seguridad, los datos de tarjeta que escribió no se conservan después.',
   tdsTitle: 'Confirme con su banco',
   tdsBody: 'Su banco le pide que confirme este pago. Siga los pasos a continuación.',
   tdsFrame: 'Verificación del banco',
