@@ -3,13 +3,14 @@
  * PostgreSQL and on PGlite, for BATCH of each: a merchant creates a session, a shopper loads one, a
  * shopper pays one by card. And the CPU one pay costs the Payframe process, over PAYS pays.
  *
- *   PostgreSQL, counted by the database: `payframe serve` in a child process on a database of its
- *     own; commits + rollbacks of that database in pg_stat_database, read before and after each
+ *   PostgreSQL, counted by the database: the compiled server as `npm start` runs it (`node
+ *     --enable-source-maps dist/server/payframe.js serve`; `npm run build` first) in a child process
+ *     on a database of its own; commits + rollbacks of that database in pg_stat_database, read before and after each
  *     batch from a connection to another database (so the reading costs the count nothing).
  *   Both databases, counted at the storage port: the same start in this process (server.ts
  *     `startServer` with `wrapDatabase`, server/db/counting.ts), which also counts statements.
  *     PGlite cannot be counted from outside: it lives in the server's process.
- *   CPU per pay: `payframe serve` in a child process, its user + system time from /proc.
+ *   CPU per pay: the same compiled server in a child process, its user + system time from /proc.
  *
  *   node --import tsx bench/transactions.bench.ts [options]
  *     --label=before|after   which column of the README's table this run fills (default after)

@@ -3,8 +3,9 @@
  * NODE_ENV=production, LOG_LEVEL=silent, TRUST_PROXY=true; a new DATA_DIR, and on PostgreSQL a
  * database of its own), with the demo merchant the first start creates as the merchant:
  *
- *   startChild      `node bin/payframe.js serve` in a child process (server/crash/harness.ts), so
- *                   its CPU time can be read from /proc apart from the load generator's;
+ *   startChild      the compiled server, `node --enable-source-maps dist/server/payframe.js serve`
+ *                   (what `npm start` runs; `npm run build` first), in a child process, so its CPU
+ *                   time can be read from /proc apart from the load generator's;
  *   startInProcess  the same start (server/server.ts `startServer`, which `payframe serve` calls)
  *                   in this process, its database wrapped in a counting one (server/db/counting.ts).
  */
@@ -13,13 +14,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { readDemoMerchant, startPayframe } from '../../server/crash/harness.ts';
+import { readDemoMerchant } from '../../server/crash/harness.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type CountingDatabase, countingDatabase } from '../../server/db/counting.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/server.ts';
 import { freePort } from '../../server/testing/net.ts';
 import type { BenchMerchant, BenchServer } from './checkout-client.ts';
+import { startPayframeServe } from './reference-servers.ts';
 
 const ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: 'true' };
 
@@ -46,19 +48,17 @@ export async function freshDatabase(adminUrl: string, prefix: string) {
   return { name, url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-/** `payframe serve` in a child process; ready when /readyz answers. */
+/**
+ * The compiled server in a child process, started as `npm start` starts it (`node
+ * --enable-source-maps dist/server/payframe.js serve`; `npm run build` first); ready when /readyz
+ * answers.
+ */
 export async function startChild(databaseUrl: string | null) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-bench-tx-'));
-  const child = await startPayframe({
-    ...ENV,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? '',
-    // The harness shortens it for the crash tests; the benchmark keeps the default.
-    STALE_PAYMENT_SECONDS: '',
-  });
+  const child = await startPayframeServe({ dataDir, databaseUrl, entry: 'dist', env: ENV });
   return {
     url: child.url,
-    pid: child.child.pid!,
+    pid: child.pid,
     merchant: demoMerchant(dataDir),
     async stop() {
       await child.stop();

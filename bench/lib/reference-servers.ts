@@ -50,16 +50,21 @@ export async function startPayframeServe(options: {
   /** Node's own options for the server (`--cpu-prof`, `--cpu-prof-dir=…`). */
   nodeArgs?: string[];
   entry?: 'bin' | 'dist';
+  /** More of the server's environment (LOG_LEVEL, TRUST_PROXY, …), over the defaults above. */
+  env?: Record<string, string>;
+  /** The checkout whose server runs (default: this one). */
+  root?: string;
 }): Promise<ChildServer> {
+  const root = options.root ?? ROOT;
   const entry =
     options.entry === 'dist'
-      ? ['--enable-source-maps', path.join(ROOT, 'dist', 'server', 'payframe.js')]
-      : [path.join(ROOT, 'bin', 'payframe.js')];
+      ? ['--enable-source-maps', path.join(root, 'dist', 'server', 'payframe.js')]
+      : [path.join(root, 'bin', 'payframe.js')];
   if (!fs.existsSync(entry.at(-1)!)) throw new Error(`${entry.at(-1)} is missing (npm run build)`);
   const port = await freePort();
   const log = fs.openSync(path.join(options.dataDir, 'server.log'), 'a');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, 'serve'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -68,6 +73,7 @@ export async function startPayframeServe(options: {
       DEMO_PORT: String(await freePort()),
       DATA_DIR: options.dataDir,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...options.env,
     },
     stdio: ['ignore', log, log],
   });

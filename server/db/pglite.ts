@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
+import { messages as wire, PGlite, parse, protocol, types } from '@electric-sql/pglite';
+import pgUtils from 'pg/lib/utils.js';
 import type { Database, Queryable, QueryResult } from './database.ts';
 
 const PARSERS = {
@@ -50,17 +51,153 @@ function acquireLock(dir: string): () => void {
   throw new Error(`Could not lock ${lockPath}`);
 }
 
-function wrap(db: Pick<PGlite, 'query' | 'exec'>): Queryable {
-  return {
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const r = await db.query<Row>(sql, params as unknown[], { parsers: PARSERS });
-      // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
-      return { rows: r.rows, rowCount: Math.max(r.rows.length, r.affectedRows ?? 0) };
-    },
+const { serialize } = protocol;
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** How many statement texts are kept prepared; past it, statements are parsed on each use. */
+const PREPARED_MAX = 1000;
+
+/** The first error a call answered, as PGlite's own methods throw it. */
+function errorIn(messages: readonly wire.BackendMessage[]): Error | undefined {
+  return messages.find((m): m is wire.DatabaseError => m instanceof wire.DatabaseError);
+}
+
+/**
+ * Statements go to PGlite as the PostgreSQL wire protocol, each in one call into the WASM module:
+ * Bind, Describe, Execute and Sync in one buffer, after a Parse the first time a statement's text is
+ * seen (and a transaction's BEGIN in front of its first statement). PGlite's own `query` makes six
+ * calls for one statement — Parse, a Describe of the statement to learn its parameters' types, Bind,
+ * Describe, Execute, Sync — and `transaction` two for each of BEGIN and COMMIT; each call runs
+ * PostgreSQL's main loop, and each Parse parses, analyses and plans the statement again inside the
+ * WASM module. That was most of what a pay cost the embedded database (bench/README.md, issue 12).
+ *
+ * Prepared statements, by name, for each statement text (Payframe's SQL is fixed text with
+ * parameters, so the set is small; PREPARED_MAX bounds it): PostgreSQL keeps a prepared statement's
+ * parse tree and, after a few runs, a generic plan. PGlite is one session in one process and its
+ * migrations run before anything else, so a prepared statement never outlives the schema it was made
+ * for; `exec` (scripts: migrations, tests' DDL) forgets them all to be sure. (Not on the PostgreSQL
+ * server: there another instance may migrate the schema under a running one's prepared statements.)
+ *
+ * Parameters are converted as node-postgres converts them for the PostgreSQL server (`pg`'s
+ * `prepareValue`: text, Buffers binary, Dates with their offset, arrays as array literals, other
+ * objects as JSON), and the server infers their types, so the same statement with the same values
+ * means the same on both drivers. Errors are PGlite's `DatabaseError` (`code`, `detail`, …), as
+ * before. PGlite runs one thing at a time; its two locks are taken as its own methods take them:
+ * the transaction lock for a statement outside a transaction (held for a whole transaction), the
+ * query lock for each call.
+ */
+class Session {
+  /** Statement text → the name it is prepared under. */
+  readonly #prepared = new Map<string, string>();
+  #named = 0;
+
+  constructor(private readonly pg: PGlite) {}
+
+  /** `prefix`: protocol messages sent before the statement in the same call (a BEGIN). */
+  async run<Row>(
+    sql: string,
+    params: readonly unknown[],
+    prefix: Uint8Array | null,
+    sync: boolean,
+  ): Promise<QueryResult<Row>> {
+    const values = params.map((p) => pgUtils.prepareValue(p));
+    const messages = await this.pg._runExclusiveQuery(async () => {
+      let name = this.#prepared.get(sql);
+      const parts: Uint8Array[] = prefix ? [prefix] : [];
+      let parsing: string | null = null;
+      if (name === undefined) {
+        name = this.#prepared.size < PREPARED_MAX ? `payframe_${++this.#named}` : '';
+        parts.push(serialize.parse({ text: sql, name }));
+        if (name) parsing = name;
+      }
+      parts.push(
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      );
+      const answer = await this.pg.execProtocolStream(concat(parts), { syncToFs: sync, throwOnError: false });
+      // Prepared once its Parse is answered, whatever the statement did when it ran.
+      if (parsing && answer.some((m) => m.name === 'parseComplete')) this.#prepared.set(sql, parsing);
+      return answer;
+    });
+    const error = errorIn(messages);
+    if (error) throw error;
+    // A BEGIN in front has a result of its own: the statement's is the last.
+    const result = parse.parseResults(messages, this.pg.parsers, { parsers: PARSERS }).at(-1)!;
+    // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
+    return { rows: result.rows as Row[], rowCount: Math.max(result.rows.length, result.affectedRows ?? 0) };
+  }
+
+  /**
+   * A simple-protocol script (several statements, no parameters), in one call; resolves to the last
+   * statement's command. `ddl`: it may change the schema, so prepared statements are dropped first.
+   */
+  async script(
+    sql: string,
+    prefix: Uint8Array | null,
+    sync: boolean,
+    ddl: boolean,
+  ): Promise<string | undefined> {
+    const messages = await this.pg._runExclusiveQuery(() => {
+      const parts: Uint8Array[] = prefix ? [prefix] : [];
+      if (ddl && this.#prepared.size > 0) {
+        this.#prepared.clear();
+        parts.push(serialize.query('DEALLOCATE ALL'));
+      }
+      parts.push(serialize.query(sql));
+      return this.pg.execProtocolStream(concat(parts), { syncToFs: sync });
+    });
+    return parse.parseResults(messages, this.pg.parsers).at(-1)?.command;
+  }
+}
+
+const BEGIN = serialize.query('BEGIN');
+
+/** One transaction: BEGIN travels with its first statement; nothing is sent for one that runs none. */
+async function inTransaction<T>(session: Session, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  let begun = false;
+  let closed = false;
+  /** The BEGIN to send with the next statement, if none has gone yet. */
+  const prefix = () => {
+    if (closed) throw new Error('Transaction is closed');
+    if (begun) return null;
+    begun = true;
+    return BEGIN;
+  };
+  const tx: Queryable = {
+    query: <Row>(sql: string, params: readonly unknown[] = []) =>
+      session.run<Row>(sql, params, prefix(), false),
     async exec(sql: string) {
-      await db.exec(sql);
+      await session.script(sql, prefix(), false, true);
     },
   };
+  let result: T;
+  try {
+    result = await fn(tx);
+  } catch (err) {
+    closed = true;
+    if (begun) await session.script('ROLLBACK', null, true, false);
+    throw err;
+  }
+  closed = true;
+  // COMMIT ends the transaction whatever it answers, so nothing is rolled back after it.
+  if (begun && (await session.script('COMMIT', null, true, false)) === 'ROLLBACK') {
+    // A statement failed and its error was caught: PostgreSQL rolled the transaction back.
+    throw new Error('The transaction was rolled back: a statement in it failed');
+  }
+  return result;
 }
 
 /** Opens (creating on first use) the PGlite database in `dataDir`; `null` keeps it in memory. */
@@ -79,15 +216,18 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       throw err;
     }
   }
-  const queryable = wrap(pg);
+  const session = new Session(pg);
   let closed = false;
   return {
     kind: 'pglite',
     schema: 'public',
-    query: queryable.query,
-    exec: queryable.exec,
+    query: <Row>(sql: string, params: readonly unknown[] = []) =>
+      pg._runExclusiveTransaction(() => session.run<Row>(sql, params, null, true)),
+    async exec(sql: string) {
+      await pg._runExclusiveTransaction(() => session.script(sql, null, true, true));
+    },
     // PGlite runs one transaction at a time: other queries wait for it, so there is nothing to retry.
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => pg._runExclusiveTransaction(() => inTransaction(session, fn)),
     async ping() {
       await pg.query('select 1');
     },

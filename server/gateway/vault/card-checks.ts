@@ -35,12 +35,29 @@ export type CardBrand =
   | 'Troy'
   | 'Unknown';
 
-/** The brand of a card number (or of its first digits), from its BIN. */
+/** credit-card-type's longest pattern: a number's brand depends on no more of its digits. */
+const BRAND_DIGITS = 8;
+/** Brands by BIN (first BRAND_DIGITS digits) and length; bounded, emptied when full. */
+const brands = new Map<string, CardBrand>();
+const BRANDS_MAX = 2048;
+
+/**
+ * The brand of a card number (or of its first digits), from its BIN. Kept by BIN and length: the
+ * library tests every brand's patterns on each call, and a pay asks twice (the check, the vault).
+ */
 export function cardBrand(pan: string): CardBrand {
+  const key = pan.length >= BRAND_DIGITS ? `${pan.slice(0, BRAND_DIGITS)}/${pan.length}` : null;
+  const known = key === null ? undefined : brands.get(key);
+  if (known) return known;
   const matches = creditCardType(pan);
   // Several brands can share a prefix; prefer one whose lengths include this number's.
   const best = matches.find((m) => m.lengths.includes(pan.length)) ?? matches[0];
-  return (best?.niceType as CardBrand | undefined) ?? 'Unknown';
+  const brand = (best?.niceType as CardBrand | undefined) ?? 'Unknown';
+  if (key !== null) {
+    if (brands.size >= BRANDS_MAX) brands.clear();
+    brands.set(key, brand);
+  }
+  return brand;
 }
 
 /** Length of the card security code: four digits on the front of American Express cards. */
