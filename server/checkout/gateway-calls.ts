@@ -4,6 +4,7 @@
  * a message's text. Nothing here knows whether the port is in-process or SOAP.
  */
 
+import type { LineItem } from '../../shared/checkout/line-items.ts';
 import type { PayBody } from '../../shared/checkout/pay-schemas.ts';
 import type { SessionStatus } from '../../shared/checkout/session-schemas.ts';
 import { requiredDefaults } from '../../shared/contract/neutral.ts';
@@ -57,6 +58,9 @@ export interface GatewaySession extends SessionSnapshot {
   webhookUrl: string | null;
   /** Back to the store without paying (issue 14 §1); null when the merchant gave none. */
   cancelUrl: string | null;
+  /** What is bought (issue 14 §4). */
+  description: string | null;
+  lineItems: LineItem[] | null;
   locale: string | null;
   merchant: SessionMerchant;
   /** The payment, once paid (the gateway's record). */
@@ -132,6 +136,14 @@ export function sessionOf(d: Detail): GatewaySession {
       phone: orNull(d.PhoneNumber),
     },
     cancelUrl: orNull(d.CancelUrl),
+    description: orNull(d.Description),
+    lineItems: d.LineItems?.length
+      ? d.LineItems.map((i) => ({
+          name: i.Name ?? '',
+          quantity: i.Quantity ?? 0,
+          unitAmount: i.UnitAmount ?? '',
+        }))
+      : null,
     locale: orNull(d.Locale),
     merchant: {
       id: d.MerchantID,

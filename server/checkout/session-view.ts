@@ -36,6 +36,8 @@ export async function loadWidgetSession(
   const { merchant } = session;
   const view: WidgetSession = {
     backUrl: backUrlOf(session.cancelUrl, session.returnUrl),
+    description: session.description,
+    lineItems: session.lineItems,
     token,
     status: session.status,
     amount: session.amount,

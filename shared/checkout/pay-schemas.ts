@@ -142,6 +142,10 @@ export const WidgetSession = z.object({
     lastName: z.string().nullable(),
     zipCode: z.string().nullable(),
   }),
+  description: z.string().nullable(),
+  lineItems: z
+    .array(z.object({ name: z.string(), quantity: z.number().int(), unitAmount: z.string() }))
+    .nullable(),
   backUrl: z.string().nullable().meta({
     description:
       "Back to the store without paying: the session's cancelUrl, else its returnUrl's origin; null when it has neither.",

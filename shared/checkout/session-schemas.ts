@@ -4,7 +4,15 @@
  * document, and types the answers.
  */
 import { z } from 'zod';
+import { toCents } from '../money.ts';
 import { checkUrlAnyOrigin, MAX_URL_LENGTH, URL_PROBLEM_MESSAGES } from '../return-url.ts';
+import {
+  lineItemsProblem,
+  MAX_DESCRIPTION,
+  MAX_LINE_ITEM_NAME,
+  MAX_LINE_ITEMS,
+  MAX_QUANTITY,
+} from './line-items.ts';
 import { Amount, amountFitsCurrency, Currency, currencyDecimals, noCardNumber, text } from './fields.ts';
 
 /**
@@ -67,8 +75,43 @@ export const CreateCheckoutSessionBody = z
       .string()
       .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'locale must be a language tag such as "en" or "fr-CA".')
       .optional(),
+    /** What is bought (issue 14 §4): shown on the hosted page above the amount. */
+    description: text('description', MAX_DESCRIPTION).optional(),
+    lineItems: z
+      .array(
+        z.strictObject({
+          name: text('lineItems.name', MAX_LINE_ITEM_NAME),
+          quantity: z
+            .number({ error: 'lineItems.quantity must be a whole number.' })
+            .int('lineItems.quantity must be a whole number.')
+            .min(1, 'lineItems.quantity must be at least 1.')
+            .max(MAX_QUANTITY, `lineItems.quantity must be at most ${MAX_QUANTITY}.`),
+          unitAmount: z
+            .string({ error: 'lineItems.unitAmount must be a decimal string such as "9.99".' })
+            .regex(/^\d{1,10}(\.\d{1,2})?$/, 'lineItems.unitAmount must be a decimal string such as "9.99".'),
+        }),
+      )
+      .max(MAX_LINE_ITEMS, `lineItems has at most ${MAX_LINE_ITEMS} items.`)
+      .optional(),
   })
   .superRefine((body, ctx) => {
+    let cents: bigint | null = null;
+    try {
+      cents = toCents(body.amount);
+    } catch {
+      // amount's own schema says what is wrong with it
+    }
+    if (body.lineItems?.length && cents !== null) {
+      const found = lineItemsProblem(body.lineItems, cents);
+      if (found?.code === 'line_items_total') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['lineItems'],
+          message: found.message,
+          params: { code: 'line_items_total' },
+        });
+      }
+    }
     if (!amountFitsCurrency(body.amount, body.currency)) {
       const d = currencyDecimals(body.currency);
       ctx.addIssue({

@@ -85,12 +85,26 @@ const shopperFields = [
   'CancelUrl',
 ] as const;
 
+// What is bought (issue 14 §4): a description and line items, shown above the amount.
+const purchaseFields = [
+  field('Description', 'string'),
+  field('LineItems', listOf('CheckoutLineItem')),
+] as const;
+
 export const extensionTypes = [
+  // All three are needed; they are checked by the session store (shared/checkout/line-items.ts),
+  // which names the item at fault, rather than faulted as missing elements.
+  complexType('CheckoutLineItem', [
+    field('Name', 'string'),
+    field('Quantity', 'int'),
+    field('UnitAmount', 'decimal'),
+  ]),
   complexType('HostedPaymentRequest', [
     field('MerchantID', 'long', required),
     field('TransactionKey', 'string'),
     field('Amount', 'decimal', required),
     ...fields(['Currency', ...shopperFields], 'string'),
+    ...purchaseFields,
   ]),
   complexType('HostedPaymentResponse', [
     field('Success', 'boolean', required),
@@ -124,6 +138,7 @@ export const extensionTypes = [
     field('CanceledAt', 'dateTime', requiredNil), // null unless Canceled (and canceled since 0015)
     field('CreatedAt', 'dateTime', required),
     ...fields(shopperFields, 'string'),
+    ...purchaseFields,
     field('PaidAt', 'dateTime', requiredNil), // null unless Paid
     field('PaymentMethod', PaymentMethodKind), // when Paid
     field('ApprovalCode', 'string'),

@@ -97,6 +97,8 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
     ...settlesBy(deps, record),
     ...snapshot(record),
     CancelUrl: s.cancelUrl ?? undefined,
+    Description: s.description ?? undefined,
+    LineItems: s.lineItems?.map((i) => ({ Name: i.name, Quantity: i.quantity, UnitAmount: i.unitAmount })),
     ExpiresAt: s.expiresAt.toISOString(),
     CanceledAt: s.canceledAt?.toISOString() ?? null,
     CreatedAt: s.createdAt.toISOString(),

@@ -50,6 +50,12 @@ export async function createHostedPayment(
       phoneNumber: r.PhoneNumber,
       returnUrl: r.ReturnUrl,
       cancelUrl: r.CancelUrl,
+      description: r.Description,
+      lineItems: r.LineItems?.map((i) => ({
+        name: i.Name ?? '',
+        quantity: i.Quantity ?? 0,
+        unitAmount: i.UnitAmount ?? '',
+      })),
       webhookUrl: r.WebhookUrl,
       locale: r.Locale,
     });

@@ -13,6 +13,12 @@ import crypto from 'node:crypto';
 import { containsCardNumber } from '../../../shared/card/card-number-in-text.ts';
 import { AmountError, fromCents, toCents, toPositiveCents } from '../../../shared/money.ts';
 import { checkReturnUrl, checkUrlAnyOrigin, URL_PROBLEM_MESSAGES } from '../../../shared/return-url.ts';
+import {
+  type LineItem,
+  lineItemsProblem,
+  MAX_DESCRIPTION,
+  MAX_LINE_ITEM_NAME,
+} from '../../../shared/checkout/line-items.ts';
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
 import type { Merchant } from '../merchants/merchant-store.ts';
@@ -41,6 +47,9 @@ export interface CheckoutSession {
   cancelUrl: string | null;
   webhookUrl: string | null;
   locale: string | null;
+  /** What is bought (issue 14 §4), shown above the amount. */
+  description: string | null;
+  lineItems: LineItem[] | null;
   status: SessionStatus;
   transactionId: string | null;
   expiresAt: Date;
@@ -66,6 +75,8 @@ export interface NewSession {
   cancelUrl?: string | null;
   webhookUrl?: string | null;
   locale?: string | null;
+  description?: string | null;
+  lineItems?: readonly LineItem[] | null;
 }
 
 const TOKEN = /^cs_[A-Za-z0-9_-]{43}$/;
@@ -113,6 +124,30 @@ function cleanText(value: string | null | undefined, field: string, max: number)
   return cleaned === '' ? null : cleaned;
 }
 
+/**
+ * Line items under the text policy (each name) and the rules of shared/checkout/line-items.ts: at
+ * most 100, and their total is the amount. Kept as written, unitAmount a decimal string.
+ */
+function checkedLineItems(items: readonly LineItem[], amountCents: bigint): LineItem[] {
+  const named = items.map((item, i) => ({
+    name: cleanText(item.name ?? '', `lineItems[${i}].name`, MAX_LINE_ITEM_NAME) ?? '',
+    quantity: Number(item.quantity),
+    unitAmount: String(item.unitAmount ?? ''),
+  }));
+  const found = lineItemsProblem(named, amountCents);
+  if (found) {
+    const field = found.code === 'invalid' ? `lineItems[${found.index}]` : 'lineItems';
+    throw new PayframeError('validation_failed', found.message, [
+      {
+        field,
+        code: found.code === 'line_items_total' ? 'line_items_total' : 'invalid',
+        message: found.message,
+      },
+    ]);
+  }
+  return named;
+}
+
 /** A session from its row; `now` decides whether an open session has expired. */
 export function sessionOfRow(r: Record<string, unknown>, now: Date): CheckoutSession {
   const expiresAt = r.expires_at as Date;
@@ -138,6 +173,8 @@ export function sessionOfRow(r: Record<string, unknown>, now: Date): CheckoutSes
     cancelUrl: (r.cancel_url as string | null | undefined) ?? null,
     webhookUrl: r.webhook_url as string | null,
     locale: r.locale as string | null,
+    description: (r.description as string | null | undefined) ?? null,
+    lineItems: (r.line_items as LineItem[] | null | undefined) ?? null,
     // An open session past its time is expired, whether or not a sweeper has recorded it yet.
     status: stored === 'open' && expiresAt.getTime() <= now.getTime() ? 'expired' : stored,
     transactionId: r.transaction_id === null ? null : String(r.transaction_id),
@@ -189,12 +226,15 @@ export class CheckoutSessionStore {
     if (locale && !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(locale))
       throw problem('locale', 'is not a language tag.');
     const text = TEXT_FIELDS.map(([field, , max]) => cleanText(input[field], field, max));
+    const description = cleanText(input.description, 'description', MAX_DESCRIPTION);
+    const lineItems = input.lineItems?.length ? checkedLineItems(input.lineItems, cents) : null;
     const token = `cs_${crypto.randomBytes(32).toString('base64url')}`;
     const expiresAt = new Date(this.now().getTime() + this.ttlMinutes * 60_000);
     const { rows } = await q.query(
       `insert into checkout_sessions (token, merchant_id, amount, currency, ${TEXT_FIELDS.map(([, col]) => col).join(', ')},
-         return_url, webhook_url, locale, expires_at, cancel_url)
-       values ($1, $2, $3, $4, ${TEXT_FIELDS.map((_, i) => `$${i + 5}`).join(', ')}, $16, $17, $18, $19, $20)
+         return_url, webhook_url, locale, expires_at, cancel_url, description, line_items)
+       values ($1, $2, $3, $4, ${TEXT_FIELDS.map((_, i) => `$${i + 5}`).join(', ')}, $16, $17, $18, $19, $20,
+         $21, $22)
        returning *`,
       [
         token,
@@ -207,6 +247,8 @@ export class CheckoutSessionStore {
         locale,
         expiresAt,
         cancelUrl,
+        description,
+        lineItems ? JSON.stringify(lineItems) : null,
       ],
     );
     return sessionOfRow(rows[0]!, this.now());
