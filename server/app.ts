@@ -24,6 +24,7 @@ import { threeDsRoutes } from './gateway/three-ds/three-ds-routes.ts';
 import { passwordResetRoutes } from './gateway/users/password-reset-routes.ts';
 import { devOutboxRoutes } from './notify/dev-outbox-routes.ts';
 import { createNotifier } from './notify/notifier.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { type HealthState, registerHealthRoutes } from './http/health.ts';
 import { metricsOf, registerMetrics } from './http/metrics.ts';
@@ -61,11 +62,11 @@ export type GatewayApp = Omit<PayframeApp, 'checkout'>;
 export type CheckoutApp = Omit<PayframeApp, 'gateway'>;
 
 /** Fastify with what every role has: security headers, error handling, health. */
-function baseApp(
+async function baseApp(
   config: Config,
   db: Database,
   logger: Logger,
-): { app: FastifyInstance; health: HealthState } {
+): Promise<{ app: FastifyInstance; health: HealthState }> {
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
@@ -84,6 +85,8 @@ function baseApp(
   };
   const app: FastifyInstance = Fastify(options);
   const health: HealthState = { shuttingDown: false };
+  // First, so that every route registered after it answers compressed when the client accepts it.
+  await registerCompression(app);
   registerSecurityHeaders(app);
   registerErrorHandling(app);
   registerHealthRoutes(app, db, health);
@@ -135,7 +138,7 @@ export async function buildApp({
   checkoutOptions,
   now,
 }: AppOptions): Promise<PayframeApp> {
-  const { app, health } = baseApp(config, db, logger);
+  const { app, health } = await baseApp(config, db, logger);
   const gateway = await registerGateway(app, health, { config, db, transactionService, now });
   const defaults: CheckoutOptions = {
     db,
@@ -167,7 +170,7 @@ export async function buildGatewayApp({
   logger,
   transactionService,
 }: Omit<AppOptions, 'checkoutOptions'>): Promise<GatewayApp> {
-  const { app, health } = baseApp(config, db, logger);
+  const { app, health } = await baseApp(config, db, logger);
   const gateway = await registerGateway(app, health, { config, db, transactionService });
   return { app, health, gateway };
 }
@@ -193,7 +196,7 @@ export async function buildCheckoutApp({
   ) {
     throw new ConfigError(problems);
   }
-  const { app, health } = baseApp(config, db, logger);
+  const { app, health } = await baseApp(config, db, logger);
   const notifier = createNotifier(config, db);
   app.addHook('onClose', () => notifier.close());
   // One-time codes land in this database's outbox when no SMTP/SMS is configured.

@@ -3,7 +3,8 @@
  * certificate made here with openssl) in front of a real Payframe server listening on 127.0.0.1.
  * Checks TLS termination (/healthz over https), HSTS, the http → https redirect, that the client's
  * address reaches Payframe through X-Forwarded-For (and a forged one does not), that Payframe sees
- * the original protocol and host (its WSDL names https://…), and that /metrics is not served.
+ * the original protocol and host (its WSDL names https://…), that /metrics is not served, and
+ * that Payframe's compressed answers reach the client.
  *
  * The client connects from 127.0.0.3 to nginx on 127.0.0.2, so the address Payframe logs can only
  * have come from the forwarded header (nginx itself connects from 127.0.0.1).
@@ -188,6 +189,19 @@ describeWithTools([nginxTool, openssl], 'nginx in front of Payframe', () => {
     expect(res.status).toBe(301);
     expect(res.headers.location).toBe(`https://${HOST}/pay/abc?lang=en`);
     expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('passes Payframe’s compressed answers through as the client accepts them', async () => {
+    const api = await request('https', '/v1/openapi.json', { 'accept-encoding': 'gzip, br' });
+    expect(api.status).toBe(200);
+    expect(api.headers['content-encoding']).toBe('br');
+    expect(api.headers.vary).toMatch(/accept-encoding/i);
+    const loader = await request('https', '/checkout.js', { 'accept-encoding': 'gzip' });
+    expect(loader.status).toBe(200);
+    expect(loader.headers['content-encoding']).toBe('gzip');
+    const plain = await request('https', '/v1/openapi.json');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body)).toMatchObject({ openapi: expect.stringMatching(/^3\.1/) });
   });
 
   it('does not serve /metrics to the public', async () => {

@@ -7,11 +7,24 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
 import { databaseTargets, tempDir } from '../testing/databases.ts';
-import { registerPinnedLoader } from './pinned-loader.ts';
+import { acceptedEncoding, registerPinnedLoader } from './pinned-loader.ts';
+
+describe('acceptedEncoding', () => {
+  it('Brotli, else gzip, else none; q=0 refuses', () => {
+    expect(acceptedEncoding('gzip, deflate, br')).toBe('br');
+    expect(acceptedEncoding('gzip;q=0.5, br;q=0')).toBe('gzip');
+    expect(acceptedEncoding('BR;q=1.0')).toBe('br');
+    expect(acceptedEncoding('*')).toBe('gzip');
+    expect(acceptedEncoding('deflate')).toBe('identity');
+    expect(acceptedEncoding('gzip;q=0')).toBe('identity');
+    expect(acceptedEncoding(undefined)).toBe('identity');
+  });
+});
 
 async function instance(db: Database, body: string) {
   const file = path.join(tempDir('payframe-loader-'), 'checkout.js');
@@ -52,6 +65,23 @@ describe.each(databaseTargets())('the pinned loader ($name)', (target) => {
     expect(old.statusCode).toBe(200);
     expect(old.body).toBe(v1);
     await upgraded.close();
+  });
+
+  it('sends each build compressed as the client accepts, the same bytes once decoded', async () => {
+    const body = `(function(){/* build ${crypto.randomUUID()} */${' var a = 1;'.repeat(100)}})();`;
+    const app = await instance(db, body);
+    const { src } = (await app.inject('/checkout.json')).json() as { src: string };
+    const br = await app.inject({ url: src, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(body);
+    const gz = await app.inject({ url: src, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(body);
+    const plain = await app.inject(src);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(body);
+    await app.close();
   });
 
   it('answers 404 for a version it never served, or a malformed address', async () => {

@@ -1,7 +1,9 @@
 /**
  * Serves the widget's built files (vite build → dist/widget): the hosted pages and their assets.
  * Hashed assets are immutable; pages are not cached. When the build is missing, pages answer 503
- * with the command that builds them, instead of a bare 404.
+ * with the command that builds them, instead of a bare 404. Each text file is sent as the `.br` or
+ * `.gz` made beside it at build time (scripts/compress-assets.ts) when the client accepts it, with
+ * `Vary: Accept-Encoding`: nothing here is compressed per request.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,16 +41,31 @@ export async function registerWidgetAssets(app: FastifyInstance, distDir = WIDGE
     );
     return;
   }
+  await app.register(async (scope) => {
+    // JavaScript as text/javascript (RFC 9239) also when a compressed twin is sent, whose type
+    // @fastify/static sets after setHeaders has run.
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if (String(reply.getHeader('content-type') ?? '').startsWith('application/javascript'))
+        reply.header('content-type', 'text/javascript; charset=utf-8');
+      return payload;
+    });
+    await registerFiles(scope, distDir);
+  });
+}
+
+async function registerFiles(app: FastifyInstance, distDir: string): Promise<void> {
   await app.register(fastifyStatic, {
     root: distDir,
     prefix: '/',
     index: false,
     wildcard: false,
-    setHeaders(res, filePath) {
+    preCompressed: true,
+    setHeaders(res, sentPath) {
+      // The path sent: `checkout.js.br` when the Brotli twin of checkout.js is.
+      const filePath = sentPath.replace(/\.(?:br|gz)$/, '');
       if (filePath === path.join(distDir, 'checkout.js')) {
         // The embed loader keeps one URL, so merchants get a fix within five minutes (DESIGN.md §11).
         res.header('cache-control', 'public, max-age=300');
-        res.header('content-type', 'text/javascript; charset=utf-8');
         res.header('cross-origin-resource-policy', 'cross-origin');
       } else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.header('cache-control', 'public, max-age=31536000, immutable');
