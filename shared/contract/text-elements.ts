@@ -6,8 +6,9 @@
  * in-process calls and the CLI store and show the same text.
  *
  * Left alone: the elements that hold card data or a secret (card-text.ts: they have checks of their
- * own, and a secret is compared as sent), and SignForMerchant's message, which is signed byte for
- * byte and never shown.
+ * own, and a secret is compared as sent), a session's URLs (their validator refuses the same
+ * characters, raw or encoded, with its own field error), and SignForMerchant's message, which is
+ * signed byte for byte and never shown.
  *
  * Pure: no I/O, no Node imports.
  */
@@ -16,8 +17,16 @@ import { CARD_DATA_ELEMENTS, CARD_DATA_PARAMS } from './card-text.ts';
 import type { OperationName } from './operations.ts';
 import { type ElementExemptions, STOP, walkStringElements } from './string-elements.ts';
 
+/** A session's URLs (CreateHostedPayment). */
+const URL_ELEMENTS = ['ReturnUrl', 'WebhookUrl', 'CancelUrl'];
+
 export const TEXT_POLICY_EXEMPT: ElementExemptions = {
-  elements: CARD_DATA_ELEMENTS,
+  elements: {
+    ...CARD_DATA_ELEMENTS,
+    // URLs have one validator of their own (shared/return-url.ts), which refuses the same
+    // characters raw or percent-encoded and answers with the URL's own field error.
+    HostedPaymentRequest: [...(CARD_DATA_ELEMENTS.HostedPaymentRequest ?? []), ...URL_ELEMENTS],
+  },
   params: { ...CARD_DATA_PARAMS, SignForMerchant: ['message'] },
 };
 
