@@ -56,6 +56,9 @@ const SESSION_FIELDS: Record<keyof WidgetSession, Check> = {
   threeDSecure: (v) => typeof v === 'boolean',
   shopper: obj({ email: strOrNull, firstName: strOrNull, lastName: strOrNull, zipCode: strOrNull }),
   backUrl: strOrNull,
+  description: strOrNull,
+  lineItems: (v) =>
+    v === null || list(obj({ name: str, quantity: (q) => Number.isInteger(q), unitAmount: str }))(v),
   receipt: optional(obj(RECEIPT_FIELDS)),
   redirectUrl: optional(strOrNull),
 };

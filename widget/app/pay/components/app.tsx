@@ -24,6 +24,7 @@ import { CancelControl } from './cancel-control.tsx';
 import { focusFirstInvalid, focusSoon } from './field.tsx';
 import { Header } from './header.tsx';
 import { Notice } from './notice.tsx';
+import { Purchase } from './purchase.tsx';
 import { Receipt } from './receipt.tsx';
 import { SavedCards } from './saved-cards.tsx';
 
@@ -488,7 +489,13 @@ export function App({ token, params, embed, initial }: Props) {
                   ? 'ended'
                   : 'due'
             }
-          />
+          >
+            <Purchase
+              description={session.description}
+              lineItems={session.lineItems}
+              currency={session.currency}
+            />
+          </Header>
         ) : null}
         <div class="pf-body">{body}</div>
       </div>

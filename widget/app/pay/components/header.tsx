@@ -1,4 +1,5 @@
 /** Who is being paid and how much: merchant branding, the amount and the order number. */
+import type { ComponentChildren } from 'preact';
 import { websiteHost } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 
@@ -15,6 +16,8 @@ interface Props {
    * canceled session asks for nothing, so no "Amount due" (issue 14 §5).
    */
   standing: 'due' | 'paid' | 'ended';
+  /** What is bought, shown above the amount. */
+  children?: ComponentChildren;
 }
 
 /**
@@ -31,7 +34,16 @@ function loadableLogo(url: string | null): string | null {
   }
 }
 
-export function Header({ merchant, logoUrl, website, amount, orderNumber, compact, standing }: Props) {
+export function Header({
+  merchant,
+  logoUrl,
+  website,
+  amount,
+  orderNumber,
+  compact,
+  standing,
+  children,
+}: Props) {
   const { t } = useI18n();
   const logo = loadableLogo(logoUrl);
   const host = merchant ? websiteHost(website) : null;
@@ -50,6 +62,7 @@ export function Header({ merchant, logoUrl, website, amount, orderNumber, compac
           ) : null}
         </div>
       </div>
+      {children}
       {standing === 'ended' ? null : (
         <p class="pf-amount-label">{t(standing === 'paid' ? 'amountPaid' : 'amountDue')}</p>
       )}

@@ -13,6 +13,8 @@ export const en = {
   amountDue: 'Amount due',
   amountPaid: 'Amount paid',
   order: 'Order {order}',
+  orderSummary: 'Order summary ({n} items)',
+  itemTimes: '{name} × {n}',
   paymentMethod: 'Payment method',
   methodCard: 'Card',
   methodAch: 'Bank account',

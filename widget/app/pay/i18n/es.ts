@@ -15,6 +15,8 @@ export const messages: Messages = {
   amountDue: 'Importe a pagar',
   amountPaid: 'Importe pagado',
   order: 'Pedido {order}',
+  orderSummary: 'Resumen del pedido ({n} artículos)',
+  itemTimes: '{name} × {n}',
   paymentMethod: 'Forma de pago',
   methodCard: 'Tarjeta',
   methodAch: 'Cuenta bancaria',
