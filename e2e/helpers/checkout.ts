@@ -115,7 +115,7 @@ export async function latestCode(
 /** True when the ReturnUrl's `signature` is the HMAC of its canonical string (merchant guide). */
 export function redirectSignatureValid(url: string, transactionKey = demoMerchant().transactionKey): boolean {
   const q = new URL(url).searchParams;
-  const canonical = ['status', 'transactionId', 'orderNumber', 'amount', 'timestamp']
+  const canonical = ['status', 'token', 'transactionId', 'orderNumber', 'amount', 'currency', 'timestamp']
     .map((name) => `${name}=${q.get(name) ?? ''}`)
     .join('\n');
   const expected = crypto.createHmac('sha256', transactionKey).update(canonical, 'utf8').digest('hex');

@@ -27,17 +27,19 @@ function verify(url: string, key: string): { node: string; python: string } {
 }
 
 describe('the canonical redirect string', () => {
-  it('is the five parameters in order, name=value, joined by line feeds', () => {
+  it('is the seven parameters in order, name=value, joined by line feeds', () => {
     expect(
       canonicalRedirectString({
         status: 'succeeded',
+        token: 'cs_abc',
         transactionId: '500000001',
         orderNumber: 'A-1001',
         amount: '24.99',
+        currency: 'USD',
         timestamp: '1767225600',
       }),
     ).toBe(
-      'status=succeeded\ntransactionId=500000001\norderNumber=A-1001\namount=24.99\ntimestamp=1767225600',
+      'status=succeeded\ntoken=cs_abc\ntransactionId=500000001\norderNumber=A-1001\namount=24.99\ncurrency=USD\ntimestamp=1767225600',
     );
   });
 });
@@ -45,10 +47,11 @@ describe('the canonical redirect string', () => {
 describe.each(databaseTargets())('redirect signature ($name)', (target) => {
   let w: CheckoutWorld;
   let redirectUrl: string;
+  let token: string;
   beforeAll(async () => {
     w = await openCheckoutWorld(await target.open());
     // An order number that needs encoding: spaces, &, =, +, non-ASCII.
-    const token = await createSession(w, {
+    token = await createSession(w, {
       orderNumber: 'A 1&b=2+ü',
       returnUrl: 'https://shop.example/done?status=x&keep=1',
     });
@@ -56,9 +59,11 @@ describe.each(databaseTargets())('redirect signature ($name)', (target) => {
   });
   afterAll(() => w?.close());
 
-  it('carries status, transaction id, order number, amount, time and signature; keeps other parameters', () => {
+  it('carries status, session token, transaction id, order number, amount, currency, time and signature; keeps other parameters', () => {
     const params = new URL(redirectUrl).searchParams;
     expect(params.get('status')).toBe('succeeded');
+    expect(params.get('token')).toBe(token);
+    expect(params.get('currency')).toBe('USD');
     expect(params.get('orderNumber')).toBe('A 1&b=2+ü');
     expect(params.get('amount')).toBe('24.99');
     expect(params.get('keep')).toBe('1');
@@ -74,6 +79,15 @@ describe.each(databaseTargets())('redirect signature ($name)', (target) => {
     const tampered = new URL(redirectUrl);
     tampered.searchParams.set('amount', '0.01');
     expect(verify(tampered.href, w.merchant.key)).toEqual({ node: 'false', python: 'false' });
+    // The token and the currency are signed too: another session's token or currency does not verify.
+    for (const [name, value] of [
+      ['token', `cs_${'A'.repeat(43)}`],
+      ['currency', 'EUR'],
+    ] as const) {
+      const changed = new URL(redirectUrl);
+      changed.searchParams.set(name, value);
+      expect(verify(changed.href, w.merchant.key)).toEqual({ node: 'false', python: 'false' });
+    }
     expect(verify(redirectUrl, `${w.merchant.key}x`)).toEqual({ node: 'false', python: 'false' });
     // A signature of the right length in characters but not in bytes: refused, not thrown.
     const wide = new URL(redirectUrl);

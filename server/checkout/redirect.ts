@@ -2,8 +2,8 @@
  * The receipt and the signed redirect back to the merchant (DESIGN.md §10; checkout-anchors.md §5.8;
  * docs/merchant-guide.md "Verifying the redirect").
  *
- * The ReturnUrl gets five query parameters, `status`, `transactionId`, `orderNumber`, `amount`,
- * `timestamp` (Unix seconds of the payment), and `signature`: lowercase hex HMAC-SHA256, under the
+ * The ReturnUrl gets seven query parameters, `status`, `token`, `transactionId`, `orderNumber`,
+ * `amount`, `currency`, `timestamp` (Unix seconds of the payment), and `signature`: lowercase hex HMAC-SHA256, under the
  * merchant's TransactionKey, of the canonical string (shared/checkout/redirect-signature.ts).
  * The gateway makes the signature with the payment's answer, so nothing is signed here; only a
  * payment recorded before the gateway did so is signed through the signer. Parameters of the same
@@ -39,7 +39,7 @@ export function receiptOf(p: Payment): Receipt {
 /** The ReturnUrl with the signed result, or null when the session has no ReturnUrl. */
 export async function signedRedirectUrl(signer: Signer, p: Payment): Promise<string | null> {
   if (!p.returnUrl) return null;
-  const params = redirectParams(p);
+  const params = redirectParams({ ...p, token: p.sessionToken });
   const url = new URL(p.returnUrl);
   for (const name of REDIRECT_PARAMS) url.searchParams.set(name, params[name]);
   const signature = p.redirectSignature ?? (await signer.sign(p.merchantId, canonicalRedirectString(params)));

@@ -291,6 +291,8 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
     ) as RedirectParams;
     expect(params).toMatchObject({
       status: 'succeeded',
+      token: session.token,
+      currency: 'USD',
       transactionId: paid.receipt.transactionId,
       orderNumber: 'SPLIT-1',
       amount: '24.99',

@@ -14,9 +14,11 @@ const KEY = 'demo-transaction-key-0123456789';
 const credentials = { merchantId: '100001', transactionKey: KEY };
 const params = {
   status: 'succeeded',
+  token: 'cs_Xk3VqZ8bH1nD0cR5tY7wM2pL9sA4fG6jE3uI8oB1xQz',
   transactionId: '500000001',
   orderNumber: 'DEMO-1A2B3C4D',
   amount: '24.99',
+  currency: 'USD',
   timestamp: '1767225600',
 };
 const sign = (p: typeof params, key = KEY) =>

@@ -4,32 +4,47 @@
  * session (GetCheckoutSession, PayCheckoutSession), so the checkout never holds or asks for a key;
  * the checkout builds the ReturnUrl from the same fields. Pure: imported by both sides.
  *
- * Five `name=value` pairs in exactly this order, values as decoded from the query (empty when
+ * Seven `name=value` pairs in exactly this order, values as decoded from the query (empty when
  * absent), joined by a line feed:
  *
- *   status=succeeded\ntransactionId=100042\norderNumber=A-1001\namount=24.99\ntimestamp=1767225600
+ *   status=succeeded\ntoken=cs_…\ntransactionId=100042\norderNumber=A-1001\namount=24.99\n
+ *   currency=USD\ntimestamp=1767225600
  *
- * A line feed cannot occur in any value (the gateway strips control characters from order numbers),
- * so no two parameter sets share a canonical string.
+ * The session `token` and the `currency` (issue 14 §11) let a merchant reconcile the redirect with
+ * the session it created without a look-up. A line feed cannot occur in any value (the text policy
+ * refuses control characters in order numbers), so no two parameter sets share a canonical string.
  */
 
-export const REDIRECT_PARAMS = ['status', 'transactionId', 'orderNumber', 'amount', 'timestamp'] as const;
+export const REDIRECT_PARAMS = [
+  'status',
+  'token',
+  'transactionId',
+  'orderNumber',
+  'amount',
+  'currency',
+  'timestamp',
+] as const;
 export type RedirectParams = Record<(typeof REDIRECT_PARAMS)[number], string>;
 
 /** What a paid session's redirect reports. */
 export interface PaidRedirect {
+  token: string;
   transactionId: string | null;
   orderNumber: string | null;
   amount: string;
+  /** null for a session whose currency the gateway does not report (an older SOAP session). */
+  currency: string | null;
   paidAt: Date;
 }
 
 export function redirectParams(p: PaidRedirect): RedirectParams {
   return {
     status: 'succeeded',
+    token: p.token,
     transactionId: p.transactionId ?? '',
     orderNumber: p.orderNumber ?? '',
     amount: p.amount,
+    currency: p.currency ?? '',
     timestamp: String(Math.floor(p.paidAt.getTime() / 1000)),
   };
 }

@@ -45,9 +45,11 @@ function redirectSignature(
   if (!record.session.returnUrl) return undefined;
   const text = canonicalRedirectString(
     redirectParams({
+      token: record.session.token,
       transactionId: payment.transactionId,
       orderNumber: record.session.orderNumber,
       amount: fromCents(record.session.amountCents),
+      currency: record.session.currency,
       paidAt: payment.paidAt,
     }),
   );
