@@ -2,7 +2,8 @@
  * Merchant REST (docs/merchant-guide.md "REST API"): HTTP Basic `MerchantID:TransactionKey`, which
  * the gateway checks on every call through the port (the merchant's Authorization header is passed
  * on; the gateway's own throttle counts failures per client address).
- *   POST /v1/checkout-sessions        → 201 {token, url, expiresAt}   (CreateHostedPayment)
+ *   POST /v1/checkout-sessions        → 201 {token, url, expiresAt}   (CreateHostedPayment; once per
+ *                                       Idempotency-Key: create-idempotency.ts)
  *   GET  /v1/checkout-sessions/:token → {status, amount, currency, …} (GetCheckoutSession)
  * The gateway's session is the only copy (DESIGN.md §16): nothing about it is stored here.
  */
@@ -24,6 +25,7 @@ import { payInProgress } from './pay.ts';
 import { originOf } from './pay-routes.ts';
 import { revokeWalletTokens } from './otp.ts';
 import { announceCanceled } from './session-expiry.ts';
+import { createOnce } from './create-idempotency.ts';
 
 const CHALLENGE = 'Basic realm="Payframe", charset="UTF-8"';
 
@@ -92,51 +94,54 @@ async function createSession(deps: CheckoutDeps, request: FastifyRequest, reply:
   const merchant = merchantOf(request, reply);
   const body = parseOr400(CreateCheckoutSessionBody, request.body);
   const s = body.shopper;
-  const context = deps.contexts.merchant(originOf(request), merchant.authorization);
-  const res = await asMerchant(reply, () =>
-    deps.port.CreateHostedPayment(
-      {
-        request: {
-          MerchantID: merchant.merchantId,
-          Amount: body.amount,
-          Currency: body.currency,
-          OrderNumber: body.orderNumber,
-          Email: s?.email,
-          FirstName: s?.firstName,
-          LastName: s?.lastName,
-          PhoneNumber: s?.phone,
-          Address1: s?.address?.line1,
-          Address2: s?.address?.line2,
-          City: s?.address?.city,
-          StateProvince: s?.address?.stateProvince,
-          ZipCode: s?.address?.zipCode,
-          Country: s?.address?.country,
-          ReturnUrl: body.returnUrl,
-          CancelUrl: body.cancelUrl,
-          Description: body.description,
-          LineItems: body.lineItems?.map((i) => ({
-            Name: i.name,
-            Quantity: i.quantity,
-            UnitAmount: i.unitAmount,
-          })),
-          WebhookUrl: body.webhookUrl,
-          Locale: body.locale,
+  // Once per Idempotency-Key (create-idempotency.ts); every time without one.
+  return asMerchant(reply, () => createOnce(deps, request, reply, merchant, body, () => create()));
+  async function create(): Promise<CreatedCheckoutSession> {
+    const context = deps.contexts.merchant(originOf(request), merchant.authorization);
+    const res = await asMerchant(reply, () =>
+      deps.port.CreateHostedPayment(
+        {
+          request: {
+            MerchantID: merchant.merchantId,
+            Amount: body.amount,
+            Currency: body.currency,
+            OrderNumber: body.orderNumber,
+            Email: s?.email,
+            FirstName: s?.firstName,
+            LastName: s?.lastName,
+            PhoneNumber: s?.phone,
+            Address1: s?.address?.line1,
+            Address2: s?.address?.line2,
+            City: s?.address?.city,
+            StateProvince: s?.address?.stateProvince,
+            ZipCode: s?.address?.zipCode,
+            Country: s?.address?.country,
+            ReturnUrl: body.returnUrl,
+            CancelUrl: body.cancelUrl,
+            Description: body.description,
+            LineItems: body.lineItems?.map((i) => ({
+              Name: i.name,
+              Quantity: i.quantity,
+              UnitAmount: i.unitAmount,
+            })),
+            WebhookUrl: body.webhookUrl,
+            Locale: body.locale,
+          },
         },
-      },
-      context,
-    ),
-  );
-  if (!res.Success || !res.Token || !res.ExpiresAt) {
-    throw new PayframeError('validation_failed', undefined, [
-      gatewayFieldError(res.ErrorField, res.Message ?? 'The session was refused.'),
-    ]);
+        context,
+      ),
+    );
+    if (!res.Success || !res.Token || !res.ExpiresAt) {
+      throw new PayframeError('validation_failed', undefined, [
+        gatewayFieldError(res.ErrorField, res.Message ?? 'The session was refused.'),
+      ]);
+    }
+    return {
+      token: res.Token,
+      url: res.Url ?? `${deps.publicUrl}/pay/${res.Token}`,
+      expiresAt: new Date(res.ExpiresAt).toISOString(),
+    };
   }
-  const created: CreatedCheckoutSession = {
-    token: res.Token,
-    url: res.Url ?? `${deps.publicUrl}/pay/${res.Token}`,
-    expiresAt: new Date(res.ExpiresAt).toISOString(),
-  };
-  return reply.code(201).header('location', `/v1/checkout-sessions/${res.Token}`).send(created);
 }
 
 async function readSession(deps: CheckoutDeps, request: FastifyRequest, reply: FastifyReply) {
