@@ -61,6 +61,9 @@ const STYLE = `
   .bad { color: var(--bad); }
   .note { color: var(--muted); font-size: .9rem; }
   @media (max-width: 22rem) { dl { grid-template-columns: 1fr; } dd { margin-bottom: .5rem; } }
+  /* A phone's challenge frame (issue 14 §8): the buttons in view without scrolling. */
+  @media (max-height: 34rem) { main { padding: .5rem; } .card { padding: .75rem; } h1 { font-size: 1.15rem;
+    margin-bottom: .5rem; } p, dl { margin-bottom: .5rem; } legend { margin-bottom: .5rem; } fieldset { gap: .5rem; } }
   @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }`;
 
 function layout(nonce: string, heading: string, body: string, headingClass = ''): string {

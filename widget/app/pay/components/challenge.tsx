@@ -1,8 +1,10 @@
 /**
  * 3-D Secure (docs/3ds-sandbox.md): the bank's challenge in a frame of this page, and its result
- * polled about once a second until the shopper has answered.
+ * polled about once a second until the shopper has answered. Below 480 px it takes the whole
+ * viewport as a modal <dialog> in the top layer (issue 14 §8), its frame filling what the heading
+ * leaves, so the bank's buttons are in view without scrolling inside a nested frame.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ChallengeResult, challengeResult } from '../api.ts';
 import { useI18n } from '../i18n/context.ts';
 
@@ -16,9 +18,18 @@ interface Props {
   onCancel: () => void;
 }
 
+const NARROW = '(max-width: 479.98px)';
+
 export function Challenge({ challengeUrl, resultUrl, onDone, onCancel }: Props) {
   const { t } = useI18n();
   const heading = useRef<HTMLHeadingElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [narrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW).matches);
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
   useEffect(() => {
     heading.current?.focus();
     let stopped = false;
@@ -45,8 +56,8 @@ export function Challenge({ challengeUrl, resultUrl, onDone, onCancel }: Props) 
     };
   }, [resultUrl]);
 
-  return (
-    <section class="pf-challenge" aria-labelledby="tds-title">
+  const content = (
+    <>
       <h2 id="tds-title" tabIndex={-1} ref={heading}>
         {t('tdsTitle')}
       </h2>
@@ -55,6 +66,24 @@ export function Challenge({ challengeUrl, resultUrl, onDone, onCancel }: Props) 
       <button type="button" class="pf-link" onClick={onCancel}>
         {t('tdsCancel')}
       </button>
+    </>
+  );
+  if (narrow) {
+    return (
+      <dialog
+        ref={dialog}
+        class="pf-challenge pf-challenge-full"
+        aria-labelledby="tds-title"
+        // Esc does not walk away from the bank's check (as on wider screens): "Cancel verification" does.
+        onCancel={(e) => e.preventDefault()}
+      >
+        {content}
+      </dialog>
+    );
+  }
+  return (
+    <section class="pf-challenge" aria-labelledby="tds-title">
+      {content}
     </section>
   );
 }
