@@ -35,7 +35,7 @@ test('guide: a script tag and an element', async ({ page }) => {
   );
   const frame = page.frameLocator('[data-payframe-session] iframe');
   await payByCard(frame);
-  expect(await successes).toMatchObject({ amount: '24.99', status: 'succeeded' });
+  expect(await successes).toMatchObject({ amount: '24.99', currency: 'USD', status: 'succeeded' });
   expect(errors).toEqual([]);
 });
 

@@ -22,6 +22,8 @@ export const EmbedSuccess = z.strictObject({
   transactionId: z.string().nullable(),
   orderNumber: z.string().nullable(),
   amount: z.string(),
+  /** ISO 4217 (issue 14 §11); null for a session whose currency the gateway does not report. */
+  currency: z.string().nullable(),
   status: z.enum(['succeeded', 'already_paid']),
 });
 export type EmbedSuccess = z.infer<typeof EmbedSuccess>;

@@ -10,7 +10,13 @@ import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
 
 const ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const env = { source: 'payframe', v: 1, instance: ID };
-const success = { transactionId: '500000001', orderNumber: 'A-1001', amount: '24.99', status: 'succeeded' };
+const success = {
+  transactionId: '500000001',
+  orderNumber: 'A-1001',
+  amount: '24.99',
+  currency: 'USD',
+  status: 'succeeded',
+};
 
 const valid: Record<string, unknown>[] = [
   { ...env, type: 'ready', lang: 'en' },
@@ -23,7 +29,7 @@ const valid: Record<string, unknown>[] = [
   {
     ...env,
     type: 'success',
-    data: { ...success, transactionId: null, orderNumber: null, status: 'already_paid' },
+    data: { ...success, transactionId: null, orderNumber: null, currency: null, status: 'already_paid' },
   },
   { ...env, type: 'error', data: { code: 'declined', message: 'The card was declined.' } },
   { ...env, type: 'resize', height: 0 },
@@ -50,6 +56,7 @@ function broken(m: Record<string, unknown>): unknown[] {
     out.push(
       { ...m, data: { ...d, amount: 24.99 } },
       { ...m, data: { ...d, status: 'failed' } },
+      { ...m, data: { ...d, currency: 840 } },
       { ...m, data: { ...d, cardNumber: '4242424242424242' } },
       { ...m, data: { amount: d.amount, status: d.status } },
       { ...m, data: null },

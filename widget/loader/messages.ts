@@ -31,10 +31,11 @@ const ENVELOPE = 'source v instance type';
 function validSuccess(d: unknown): boolean {
   return (
     isObject(d) &&
-    hasKeys(d, 'transactionId orderNumber amount status') &&
+    hasKeys(d, 'transactionId orderNumber amount currency status') &&
     isTextOrNull(d.transactionId) &&
     isTextOrNull(d.orderNumber) &&
     typeof d.amount === 'string' &&
+    isTextOrNull(d.currency) &&
     (d.status === 'succeeded' || d.status === 'already_paid')
   );
 }

@@ -17,11 +17,16 @@ type Payload =
 
 /** What the host page hears of a payment: the receipt's public facts, never card data. */
 export function successMessage(
-  receipt: { transactionId: string | null; orderNumber: string | null; amount: string },
+  receipt: {
+    transactionId: string | null;
+    orderNumber: string | null;
+    amount: string;
+    currency: string | null;
+  },
   status: EmbedSuccess['status'],
 ): Payload {
-  const { transactionId, orderNumber, amount } = receipt;
-  return { type: 'success', data: { transactionId, orderNumber, amount, status } };
+  const { transactionId, orderNumber, amount, currency } = receipt;
+  return { type: 'success', data: { transactionId, orderNumber, amount, currency, status } };
 }
 
 export interface Embed {
