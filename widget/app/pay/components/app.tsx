@@ -273,7 +273,14 @@ export function App({ token, params, embed, initial }: Props) {
       aria-disabled={busy ? 'true' : 'false'}
       data-busy={busy ? 'true' : undefined}
     >
-      {busy ? t('processing') : t('pay', { amount })}
+      {busy ? (
+        <>
+          <span class="pf-spinner pf-spinner-inline" aria-hidden="true" />
+          {t('processing')}
+        </>
+      ) : (
+        t('pay', { amount })
+      )}
     </button>
   );
 
@@ -464,6 +471,12 @@ export function App({ token, params, embed, initial }: Props) {
             </AchForm>
           ) : null}
           <CancelControl disabled={busy} onConfirm={() => void cancel()} />
+          <p class="pf-secured" data-testid="secured">
+            <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12">
+              <path fill="currentColor" d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1Zm2 0h4V5a2 2 0 1 0-4 0v2Z" />
+            </svg>{' '}
+            {t('securedBy')}
+          </p>
         </div>
       </>
     );

@@ -16,6 +16,7 @@ import {
   type Problems,
 } from '../card.ts';
 import { useI18n } from '../i18n/context.ts';
+import { BrandMark, MARKED_BRANDS } from './brand-mark.tsx';
 import { Field } from './field.tsx';
 import { useFormState } from './form-state.ts';
 
@@ -98,7 +99,23 @@ export function CardForm({
       <Field
         id="cc-number"
         label={t('cardNumber')}
-        aside={brand.name}
+        aside={brand.name || undefined}
+        mark={
+          brand.type ? (
+            <BrandMark type={brand.type} />
+          ) : digitsOf(v.number) === '' ? (
+            <span
+              class="pf-brands"
+              role="img"
+              aria-label={t('acceptedCards', { list: MARKED_BRANDS.map(([, name]) => name).join(', ') })}
+              data-testid="accepted-brands"
+            >
+              {MARKED_BRANDS.map(([type]) => (
+                <BrandMark type={type} key={type} />
+              ))}
+            </span>
+          ) : null
+        }
         autocomplete="cc-number"
         inputMode="numeric"
         spellcheck={false}

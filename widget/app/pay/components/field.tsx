@@ -2,7 +2,7 @@
  * A labelled input with its hint and its error: `aria-invalid` and `aria-describedby` tie the error
  * to the input, and the error text sits in a polite live region so it is announced on blur too.
  */
-import type { PartialInputHTMLAttributes } from 'preact';
+import type { ComponentChildren, PartialInputHTMLAttributes } from 'preact';
 import type { Problem } from '../card.ts';
 import { useI18n } from '../i18n/context.ts';
 
@@ -14,19 +14,24 @@ export type FieldProps = Omit<
   label: string;
   hint?: string;
   problem?: Problem | undefined;
-  /** Shown beside the label, e.g. the card brand while typing. */
-  aside?: string;
+  /** Shown beside the label, e.g. the card brand while typing; part of the input's description. */
+  aside?: string | undefined;
+  /** Decoration before the aside, e.g. the brand marks. */
+  mark?: ComponentChildren;
 };
 
-export function Field({ id, label, hint, problem, aside, class: cls, ...input }: FieldProps) {
+export function Field({ id, label, hint, problem, aside, mark, class: cls, ...input }: FieldProps) {
   const { t } = useI18n();
-  const describedBy = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const describedBy = [aside ? `${id}-aside` : '', hint ? `${id}-hint` : '', problem ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div class={`pf-field ${cls ?? ''}`}>
       <div class="pf-label-row">
         <label for={id}>{label}</label>
+        {mark}
         {aside ? (
-          <span class="pf-aside" data-testid={`${id}-aside`}>
+          <span class="pf-aside" id={`${id}-aside`} data-testid={`${id}-aside`}>
             {aside}
           </span>
         ) : null}
