@@ -84,6 +84,12 @@ type ParamTypeName = NestedType<OperationNamed<OperationName>['params'][number]>
 /** The complex types requests carry (two levels deep: InvoiceRequest → InvoiceDetails). */
 export type RequestTypeName = ParamTypeName | NestedType<FieldsOfType<ParamTypeName>>;
 
+/** Compile-time: no request nests a third level, so the two steps above reach every request type. */
+type Holds<T extends true> = T;
+export type RequestTypesReached = Holds<
+  [NestedType<FieldsOfType<RequestTypeName>>] extends [RequestTypeName] ? true : false
+>;
+
 type ValueFieldsOf<N extends ComplexTypeName> = ValueField<FieldsOfType<N>>;
 type FieldNamesOf<N extends ComplexTypeName> = FieldsOfType<N>['name'];
 type ValueParamsOf<O extends OperationName> = ValueField<OperationNamed<O>['params'][number]>;
