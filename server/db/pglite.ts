@@ -135,7 +135,9 @@ class Session {
     const error = errorIn(messages);
     if (error) throw error;
     // A BEGIN in front has a result of its own: the statement's is the last.
-    const result = parse.parseResults(messages, this.pg.parsers, { parsers: PARSERS }).at(-1)!;
+    // The instance's parsers already hold PARSERS (PGlite.create): passing them again as an option
+    // would copy the whole table of parsers, several hundred types, for every statement.
+    const result = parse.parseResults(messages, this.pg.parsers).at(-1)!;
     // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
     return { rows: result.rows as Row[], rowCount: Math.max(result.rows.length, result.affectedRows ?? 0) };
   }
