@@ -11,6 +11,7 @@ import { openGateway } from '../gateway/index.ts';
 import { checkoutUrl } from '../gateway/operations/hosted-payment-operations.ts';
 import { recordAudit, userResource } from '../gateway/users/audit.ts';
 import { createUser, passwordProblem } from '../gateway/users/user-store.ts';
+import { merchantUpdate } from './merchant-update.ts';
 import { CliError, type Output } from './output.ts';
 
 function usageError(message: string): CliError {
@@ -24,6 +25,7 @@ function rethrow(err: unknown): never {
 
 const MERCHANT_USAGE =
   'Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json] | ' +
+  'payframe merchant update --merchant <id> [options] | ' +
   'payframe merchant roll-key|disable|enable --merchant <id> [--json]';
 
 /** `merchant roll-key`, `merchant disable`, `merchant enable`: a change to an existing merchant. */
@@ -58,6 +60,10 @@ async function merchantChange(sub: 'roll-key' | 'disable' | 'enable', rest: stri
 
 export async function merchantCommand(args: string[], out: Output): Promise<undefined> {
   const [sub, ...rest] = args;
+  if (sub === 'update') {
+    await merchantUpdate(rest, out);
+    return undefined;
+  }
   if (sub === 'roll-key' || sub === 'disable' || sub === 'enable') {
     await merchantChange(sub, rest, out);
     return undefined;

@@ -3,7 +3,7 @@
  *
  *   payframe serve            start the server (what `npm start` runs); --role all|gateway|checkout
  *   payframe migrate          apply database migrations and exit
- *   payframe merchant create  create a merchant (id + TransactionKey)
+ *   payframe merchant create  create a merchant (id + TransactionKey); update, roll-key, disable, enable
  *   payframe session create   create a checkout session (token + URL)
  *   payframe user create      create a merchant user (Login), password from standard input
  *   payframe keys rotate      re-encrypt stored secrets under the current CARD_ENCRYPTION_KEY
@@ -19,7 +19,7 @@ import { merchantCommand, sessionCommand, userCommand } from './gateway-commands
 import { keysCommand } from './keys-command.ts';
 import { CliError, createOutput, type Output } from './output.ts';
 
-const HELP = `Usage: payframe <command> [options]
+export const HELP = `Usage: payframe <command> [options]
 
 Commands:
   serve [--role all|gateway|checkout]
@@ -29,13 +29,24 @@ Commands:
               widget's API and pages, calling the gateway at TRANSACTION_SERVICE_URL (needs
               GATEWAY_SERVICE_KEY and CHECKOUT_SECRET). See server/checkout/README.md.
   migrate     Apply pending database migrations and exit
-  merchant create --name <name> [--origin <url>]... [--3ds]
-              Create a merchant; prints its id and TransactionKey (shown once)
+  merchant create --name <name> [--origin <url>]... [--3ds] [--business-name <name>]
+                  [--logo-url <url>] [--website <url>] [--email <address>] [--phone <number>]
+                  [--methods card,ach]
+              Create a merchant; prints its id and TransactionKey (shown once). --origin: a page
+              origin that may embed the checkout and receive the redirect (repeat for several)
+  merchant update --merchant <id> [--origin <url>]... [--website <url>] [--logo-url <url>]
+                  [--business-name <name>] [--email <address>] [--phone <number>]
+                  [--methods card,ach] [--3ds|--no-3ds]
+              Change a merchant: --origin replaces the whole list of registered origins; an
+              empty value ("") clears website, logo, e-mail or phone. Values are checked as
+              for create. On the embedded database, stop the server first
   merchant roll-key --merchant <id>
               Replace a merchant's TransactionKey (the old one stops working; the new one is shown once)
   merchant disable|enable --merchant <id>
               Refuse (or accept again) a merchant's credential
-  session create --merchant <id> --amount <10.50> [--return-url <url>] [--order <no>]
+  session create --merchant <id> --amount <10.50> [--currency <USD>] [--return-url <url>]
+                  [--webhook-url <url>] [--order <no>] [--email <address>] [--phone <number>]
+                  [--first-name <name>] [--last-name <name>] [--locale <tag>]
               Create a checkout session; prints its token and URL
   user create --merchant <id> --username <name> --password-stdin [--email <address>]
               Create a merchant user who can sign in (Login); reads the password from standard input

@@ -54,3 +54,59 @@ describe('payframe merchant roll-key, disable, enable', () => {
     expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
   });
 });
+
+describe('payframe merchant update', () => {
+  it(
+    'replaces the origins, sets and clears website and logo, refuses bad values',
+    { timeout: 300_000 },
+    async () => {
+      const env = { DATA_DIR: tempDir() };
+      const created = JSON.parse(
+        (
+          await payframe(
+            ['merchant', 'create', '--name', 'Origin Shop', '--origin', 'https://old.example', '--json'],
+            env,
+          )
+        ).stdout,
+      );
+      const updated = await payframe(
+      [
+        'merchant', 'update', '--merchant', created.merchantId,
+        '--origin', 'https://shop.example', '--origin', 'http://localhost:4000',
+        '--website', 'https://shop.example/', '--logo-url', 'https://shop.example/logo.png', '--json',
+      ],
+      env,
+    ); // prettier-ignore
+      expect(updated.code, updated.stdout + updated.stderr).toBe(0);
+      expect(JSON.parse(updated.stdout)).toMatchObject({
+        merchantId: created.merchantId,
+        origins: ['https://shop.example', 'http://localhost:4000'],
+        website: 'https://shop.example/',
+        logoUrl: 'https://shop.example/logo.png',
+      });
+
+      // A value the store refuses changes nothing; an empty value clears; no option is a usage error.
+      const bad = await payframe(
+        ['merchant', 'update', '--merchant', created.merchantId, '--origin', 'ftp://x', '--json'],
+        env,
+      );
+      expect(bad.code).toBe(1);
+      expect(JSON.parse(bad.stdout).error.code).toBe('validation_failed');
+      const cleared = await payframe(
+        ['merchant', 'update', '--merchant', created.merchantId, '--website', '', '--json'],
+        env,
+      );
+      expect(JSON.parse(cleared.stdout)).toMatchObject({
+        origins: ['https://shop.example', 'http://localhost:4000'],
+        website: null,
+      });
+      const nothing = await payframe(['merchant', 'update', '--merchant', created.merchantId, '--json'], env);
+      expect(nothing.code).toBe(2);
+      const missing = await payframe(
+        ['merchant', 'update', '--merchant', '999999', '--website', '', '--json'],
+        env,
+      );
+      expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
+    },
+  );
+});

@@ -1,0 +1,104 @@
+/**
+ * `payframe merchant update --merchant <id> …` (issue 14 §13): changes what a merchant set up
+ * wrongly without recreating it — its registered origins (the list that frames the widget and that
+ * every ReturnUrl must be on), website, logo, display name, contacts, payment methods, 3-D Secure.
+ * The gateway's merchant store checks every value (merchant-fields.ts) as for `merchant create`.
+ * An empty value clears an optional field. Running instances on PostgreSQL hear of the change through
+ * the database (merchant-cache.ts, docs/gateway.md); on PGlite the server must be stopped first.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/index.ts';
+import { PayframeError } from '../errors.ts';
+import { openGateway } from '../gateway/index.ts';
+import type { MerchantChanges } from '../gateway/merchants/merchant-store.ts';
+import { CliError, type Output } from './output.ts';
+
+export const MERCHANT_UPDATE_OPTIONS = {
+  json: { type: 'boolean' },
+  merchant: { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  website: { type: 'string' },
+  'logo-url': { type: 'string' },
+  'business-name': { type: 'string' },
+  email: { type: 'string' },
+  phone: { type: 'string' },
+  methods: { type: 'string' },
+  '3ds': { type: 'boolean' },
+  'no-3ds': { type: 'boolean' },
+} as const;
+
+export const MERCHANT_UPDATE_USAGE =
+  'Usage: payframe merchant update --merchant <id> [--origin <url>]... [--website <url>] [--logo-url <url>] ' +
+  '[--business-name <name>] [--email <e>] [--phone <p>] [--methods card,ach] [--3ds|--no-3ds] [--json]';
+
+const orNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v);
+
+/** The changes the options ask for; none at all is a usage error (nothing would happen). */
+export function changesOf(values: {
+  origin?: string[];
+  website?: string;
+  'logo-url'?: string;
+  'business-name'?: string;
+  email?: string;
+  phone?: string;
+  methods?: string;
+  '3ds'?: boolean;
+  'no-3ds'?: boolean;
+}): MerchantChanges {
+  if (values['3ds'] && values['no-3ds'])
+    throw new CliError('invalid_arguments', '--3ds and --no-3ds contradict each other.', 2);
+  const changes: MerchantChanges = {
+    // --origin replaces the whole list: `--origin a --origin b` registers exactly a and b.
+    origins: values.origin,
+    website: orNull(values.website),
+    logoUrl: orNull(values['logo-url']),
+    businessName: orNull(values['business-name']),
+    email: orNull(values.email),
+    phone: orNull(values.phone),
+    paymentMethods: values.methods
+      ? (values.methods.split(',').map((m) => m.trim()) as MerchantChanges['paymentMethods'])
+      : undefined,
+    threeDsEnrolled: values['3ds'] ? true : values['no-3ds'] ? false : undefined,
+  };
+  if (Object.values(changes).every((v) => v === undefined))
+    throw new CliError('invalid_arguments', `Nothing to change. ${MERCHANT_UPDATE_USAGE}`, 2);
+  return changes;
+}
+
+export async function merchantUpdate(args: string[], out: Output): Promise<void> {
+  const { values } = parseArgs({ args, strict: true, options: MERCHANT_UPDATE_OPTIONS });
+  if (!values.merchant)
+    throw new CliError('invalid_arguments', `--merchant is required. ${MERCHANT_UPDATE_USAGE}`, 2);
+  const changes = changesOf(values);
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    const { deps } = await openGateway(config, db);
+    const merchant = await deps.merchants.update(db, values.merchant, changes).catch((err: unknown) => {
+      if (err instanceof PayframeError) throw new CliError(err.code, err.message);
+      throw err;
+    });
+    if (!merchant) throw new CliError('not_found', `No merchant ${values.merchant}.`);
+    out.result(
+      {
+        merchantId: merchant.id,
+        name: merchant.name,
+        businessName: merchant.businessName,
+        origins: merchant.origins,
+        website: merchant.website,
+        logoUrl: merchant.logoUrl,
+        paymentMethods: merchant.paymentMethods,
+        threeDsEnrolled: merchant.threeDsEnrolled,
+      },
+      [
+        `Merchant ${merchant.id} updated: ${merchant.businessName ?? merchant.name}`,
+        `Origins: ${merchant.origins.length ? merchant.origins.join(', ') : '(none: no page can embed the checkout)'}`,
+        `Website: ${merchant.website ?? '(none)'}`,
+        `Logo: ${merchant.logoUrl ?? '(none)'}`,
+      ],
+    );
+  } finally {
+    await db.close();
+  }
+}
