@@ -1,0 +1,32 @@
+/**
+ * The merchant guide ("Which origins are registered") names exactly the origins the demo merchant
+ * gets on first start with the default configuration (issue 14 §13).
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { databaseTargets, tempDir } from '../testing/databases.ts';
+import { ensureDemoMerchant } from './demo-merchant.ts';
+import { openGateway } from './index.ts';
+
+const GUIDE = fs.readFileSync(new URL('../../docs/merchant-guide.md', import.meta.url), 'utf8');
+
+describe.each(databaseTargets())('the demo merchant’s origins ($name)', (target) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await target.open();
+  });
+  afterAll(() => db?.close());
+
+  it('are the ones the guide names', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: tempDir() });
+    const { deps } = await openGateway(config, db);
+    const demo = await ensureDemoMerchant(config, db, deps.merchants);
+    expect(demo?.origins).toHaveLength(2);
+    const section = GUIDE.slice(GUIDE.indexOf('**Which origins are registered.**'))
+      .split('\n\n')[0]!
+      .replace(/\s+/g, ' ');
+    expect(section).toContain(`has exactly \`${demo!.origins[0]}\` and \`${demo!.origins[1]}\``);
+  });
+});
