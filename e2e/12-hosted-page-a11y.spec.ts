@@ -53,6 +53,9 @@ test('every screen passes axe, fits 320 px, light and dark (form, errors, code, 
   page,
   request,
 }) => {
+  // Five screens × (4 screenshots + 2 axe runs): over 30 s on a busy 2-core machine (it timed out
+  // there at 6346f62 too, before issue 14's changes).
+  test.setTimeout(90_000);
   const s = await createSession(request);
   await page.goto(`/pay/${s.token}`);
   await expect(page.getByLabel('Card number')).toBeVisible();
@@ -93,7 +96,10 @@ test('the whole card flow with the keyboard only', async ({ page, request }) => 
   const focused = () =>
     page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || '');
 
-  // Tab order: payment method, saved cards, then the card fields in reading order.
+  // Tab order: the way back to the store (issue 14 §1), payment method, saved cards, then the
+  // card fields in reading order.
+  await page.keyboard.press('Tab');
+  expect(await focused()).toBe('← Back to Payframe Demo Store');
   await page.keyboard.press('Tab');
   expect(await focused()).toBe('method-card');
   await page.keyboard.press('Tab');
