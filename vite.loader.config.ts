@@ -13,7 +13,8 @@ export default defineConfig({
   build: {
     outDir: here('./dist/widget'),
     emptyOutDir: false,
-    target: 'es2017',
+    // As the hosted page's build (vite.config.ts): the loader runs only where the form does.
+    target: 'es2020',
     sourcemap: false,
     minify: true,
     lib: {

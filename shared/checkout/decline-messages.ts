@@ -29,3 +29,47 @@ export function declineMessage(code: string, method: 'card' | 'ach'): string {
     'The payment was declined. Please check the details or use another payment method.'
   );
 }
+
+/**
+ * The family of a decline, for the host page's `error` event (issue 14 §11): a stable word a
+ * merchant's code can branch on, where the ResponseCode is the gateway's and the message the
+ * shopper's. `declined` for any other decline.
+ */
+export const DECLINE_FAMILIES = [
+  'do_not_honor',
+  'insufficient_funds',
+  'partial_approval',
+  'expired_card',
+  'incorrect_number',
+  'incorrect_cvc',
+  'authentication_failed',
+  'method_not_accepted',
+  'incorrect_account',
+  'incorrect_routing',
+  'declined',
+] as const;
+export type DeclineFamily = (typeof DECLINE_FAMILIES)[number];
+
+const CARD_FAMILY: Record<string, DeclineFamily> = {
+  '05': 'do_not_honor',
+  '51': 'insufficient_funds',
+  '10': 'partial_approval',
+  '54': 'expired_card',
+  '14': 'incorrect_number',
+  N7: 'incorrect_cvc',
+  '65': 'authentication_failed',
+  '57': 'method_not_accepted',
+};
+
+const ACH_FAMILY: Record<string, DeclineFamily> = {
+  R01: 'do_not_honor',
+  R04: 'incorrect_account',
+  R28: 'incorrect_routing',
+  '14': 'incorrect_account',
+  '57': 'method_not_accepted',
+};
+
+export function declineFamily(code: string, method: 'card' | 'ach'): DeclineFamily {
+  const table = method === 'ach' ? ACH_FAMILY : CARD_FAMILY;
+  return Object.hasOwn(table, code) ? table[code]! : 'declined';
+}

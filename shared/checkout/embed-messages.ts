@@ -5,6 +5,7 @@
  * card or bank data: only what the merchant's own server can confirm anyway.
  */
 import { z } from 'zod';
+import { DECLINE_FAMILIES } from './decline-messages.ts';
 import { PAGE_LANGS } from './page-state.ts';
 
 /** Every message is tagged so a page can ignore other frames' traffic. */
@@ -28,10 +29,18 @@ export const EmbedSuccess = z.strictObject({
 });
 export type EmbedSuccess = z.infer<typeof EmbedSuccess>;
 
+/**
+ * A payment attempt that failed: `code` `declined` (the bank said no; `declineCode` its family,
+ * shared/checkout/decline-messages.ts) or `payment_failed` (network, server, a failed bank check;
+ * `declineCode` null); `currency` the session's (issue 14 §11).
+ */
 export const EmbedError = z.strictObject({
   code: z.string().max(64),
   message: z.string().max(500),
+  currency: z.string().nullable(),
+  declineCode: z.enum(DECLINE_FAMILIES).nullable(),
 });
+export type EmbedError = z.infer<typeof EmbedError>;
 
 /**
  * `payframe:cancel` (issue 14 §1): `closed` — the shopper closed the modal, and the session stays

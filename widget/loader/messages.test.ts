@@ -31,7 +31,21 @@ const valid: Record<string, unknown>[] = [
     type: 'success',
     data: { ...success, transactionId: null, orderNumber: null, currency: null, status: 'already_paid' },
   },
-  { ...env, type: 'error', data: { code: 'declined', message: 'The card was declined.' } },
+  {
+    ...env,
+    type: 'error',
+    data: {
+      code: 'declined',
+      message: 'The card was declined.',
+      currency: 'USD',
+      declineCode: 'insufficient_funds',
+    },
+  },
+  {
+    ...env,
+    type: 'error',
+    data: { code: 'payment_failed', message: 'Try again.', currency: null, declineCode: null },
+  },
   { ...env, type: 'resize', height: 0 },
   { ...env, type: 'resize', height: 20000 },
 ];
@@ -65,10 +79,12 @@ function broken(m: Record<string, unknown>): unknown[] {
   }
   if (m.type === 'error') {
     out.push(
-      { ...m, data: { code: 'x'.repeat(65), message: 'm' } },
-      { ...m, data: { code: 'c', message: 'x'.repeat(501) } },
-      { ...m, data: { code: 'c' } },
-      { ...m, data: { code: 1, message: 'm' } },
+      { ...m, data: { ...(m.data as object), code: 'x'.repeat(65) } },
+      { ...m, data: { ...(m.data as object), message: 'x'.repeat(501) } },
+      { ...m, data: { code: 'c', message: 'm' } },
+      { ...m, data: { ...(m.data as object), code: 1 } },
+      { ...m, data: { ...(m.data as object), currency: 840 } },
+      { ...m, data: { ...(m.data as object), declineCode: 5 } },
     );
   }
   if (m.type === 'ready') {

@@ -59,7 +59,15 @@ export const WORDS: Record<string, { frame: string; title: string; close: string
 };
 
 function validError(d: unknown): boolean {
-  return isObject(d) && hasKeys(d, 'code message') && isText(d.code, 64) && isText(d.message, 500);
+  return (
+    isObject(d) &&
+    hasKeys(d, 'code message currency declineCode') &&
+    isText(d.code, 64) &&
+    isText(d.message, 500) &&
+    isTextOrNull(d.currency) &&
+    // A family's name (the list is the form's to keep; copying it here would cost the budget).
+    (d.declineCode === null || isText(d.declineCode, 32))
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  * origin, one of the merchant's registered origins (EMB-4), never '*'. No message carries card or
  * bank data (EMB-6).
  */
-import type { EmbedCancel, EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
+import type { EmbedCancel, EmbedError, EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
 import type { PageLang } from '../../../shared/checkout/page-state.ts';
 
 type Payload =
@@ -12,7 +12,7 @@ type Payload =
   | { type: 'ready'; lang: PageLang }
   | { type: 'cancel'; data: EmbedCancel }
   | { type: 'success'; data: EmbedSuccess }
-  | { type: 'error'; data: { code: string; message: string } }
+  | { type: 'error'; data: EmbedError }
   | { type: 'resize'; height: number };
 
 /** What the host page hears of a payment: the receipt's public facts, never card data. */

@@ -10,6 +10,7 @@ import type {
   Receipt as ReceiptData,
   WidgetSession,
 } from '../../../../shared/checkout/index.ts';
+import { type DeclineFamily, declineFamily } from '../../../../shared/checkout/decline-messages.ts';
 import { type ChallengeResult, Payer, type Result, sessionApi } from '../api.ts';
 import { type Embed, successMessage } from '../embed.ts';
 import { expiryWarningIn } from '../expiry-warning.ts';
@@ -174,9 +175,12 @@ export function App({ token, params, embed, initial }: Props) {
   const amount = session ? formatMoney(session.amount, session.currency, lang) : '';
   const merchant = session?.merchant.name ?? null;
 
-  const fail = (text: string, title?: string) => {
+  /** `decline`: the bank's refusal (its family goes to the host page); else a failure to pay. */
+  const fail = (text: string, title?: string, decline?: DeclineFamily) => {
     setAlert(title ? { title, text } : { text });
-    embed?.send({ type: 'error', data: { code: title ? 'declined' : 'payment_failed', message: text } });
+    const currency = session?.currency ?? null;
+    const data = { message: text, currency, declineCode: decline ?? null };
+    embed?.send({ type: 'error', data: { ...data, code: decline ? 'declined' : 'payment_failed' } });
   };
 
   const handle = async (res: Result<PayResponse>, body: PayBody, wallet?: string) => {
@@ -185,7 +189,8 @@ export function App({ token, params, embed, initial }: Props) {
       if (d.status === 'requires_action') {
         setScreen({ kind: 'challenge', challengeUrl: d.challengeUrl, resultUrl: d.resultUrl, body, wallet });
       } else if (d.status === 'declined') {
-        fail(i18n.decline(d.code, body.method === 'ach' ? 'ach' : 'card'), t('declinedTitle'));
+        const method = body.method === 'ach' ? 'ach' : 'card';
+        fail(i18n.decline(d.code, method), t('declinedTitle'), declineFamily(d.code, method));
       } else {
         setScreen({
           kind: 'paid',
