@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { collectErrors, DEMO, PAYFRAME, payByCard } from './helpers/embed.ts';
+import { APPROVED_CARD, collectErrors, DEMO, PAYFRAME, payByCard } from './helpers/embed.ts';
 
 const GUIDE = fs.readFileSync(path.resolve('docs/merchant-guide.md'), 'utf8');
 
@@ -37,6 +37,24 @@ test('guide: a script tag and an element', async ({ page }) => {
   await payByCard(frame);
   expect(await successes).toMatchObject({ amount: '24.99', currency: 'USD', status: 'succeeded' });
   expect(errors).toEqual([]);
+});
+
+test('guide: a decline is an error event with the currency and the decline’s family', async ({ page }) => {
+  await openExample(page, 'embed-script-tag');
+  const declines = page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        document.addEventListener('payframe:error', (e) => resolve((e as CustomEvent).detail)),
+      ),
+  );
+  const frame = page.frameLocator('[data-payframe-session] iframe');
+  await payByCard(frame, { ...APPROVED_CARD, number: '4000 0000 0000 9995' });
+  expect(await declines).toEqual({
+    code: 'declined',
+    declineCode: 'insufficient_funds',
+    currency: 'USD',
+    message: expect.stringContaining('enough funds'),
+  });
 });
 
 test('guide: Payframe.mount with callbacks', async ({ page }) => {

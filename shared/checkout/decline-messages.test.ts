@@ -14,7 +14,7 @@ describe('declineFamily', () => {
     expect(declineFamily('54', 'card')).toBe('expired_card');
     expect(declineFamily('N7', 'card')).toBe('incorrect_cvc');
     expect(declineFamily('14', 'card')).toBe('incorrect_number');
-    expect(declineFamily('R01', 'ach')).toBe('do_not_honor');
+    expect(declineFamily('R01', 'ach')).toBe('insufficient_funds');
     expect(declineFamily('R04', 'ach')).toBe('incorrect_account');
     expect(declineFamily('R28', 'ach')).toBe('incorrect_routing');
     expect(declineFamily('R01', 'card')).toBe('declined');

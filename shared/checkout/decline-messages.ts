@@ -62,7 +62,7 @@ const CARD_FAMILY: Record<string, DeclineFamily> = {
 };
 
 const ACH_FAMILY: Record<string, DeclineFamily> = {
-  R01: 'do_not_honor',
+  R01: 'insufficient_funds',
   R04: 'incorrect_account',
   R28: 'incorrect_routing',
   '14': 'incorrect_account',
