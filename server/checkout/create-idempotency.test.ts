@@ -124,7 +124,7 @@ describe.each(databaseTargets())('Idempotency-Key on session creation ($name)', 
     expect(theirs.json().token).not.toBe(mine.json().token);
   });
 
-  it('a replay checks the credential: a wrong TransactionKey is 401, not the stored answer', async () => {
+  it('a replay or a mismatch checks the credential: a wrong TransactionKey is 401, not the stored answer', async () => {
     const key = newKey();
     await post(sessionBody({ orderNumber: 'IDEM-7' }), key);
     const wrong = {
@@ -134,6 +134,10 @@ describe.each(databaseTargets())('Idempotency-Key on session creation ($name)', 
     const res = await post(sessionBody({ orderNumber: 'IDEM-7' }), key, w.app, wrong);
     expect(res.statusCode).toBe(401);
     expect(res.body).not.toContain('cs_');
+    // Nor does a wrong credential learn that the key was used with another body.
+    const other = await post(sessionBody({ orderNumber: 'IDEM-7', amount: '99.00' }), key, w.app, wrong);
+    expect(other.statusCode).toBe(401);
+    expect(other.body).not.toContain('idempotency_mismatch');
   });
 
   it('is kept 24 hours: pruned after, then the key creates a new session', async () => {

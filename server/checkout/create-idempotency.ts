@@ -9,8 +9,9 @@
  * - same key, another body → 422 `idempotency_mismatch`; while the first runs → 409 `conflict`;
  * - a 400 (an invalid body or key) or a refused session does not use the key up.
  *
- * A replay is answered only after the gateway has read the session as the caller: the credential is
- * checked as on every call, and nobody but its merchant learns a stored answer.
+ * A replay is answered only after the gateway has read the session as the caller, and a mismatch or
+ * a key in flight only after the gateway has checked the caller's credential: nobody but its
+ * merchant learns a stored answer, or that a key was used.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CreatedCheckoutSession } from '../../shared/checkout/session-schemas.ts';
@@ -74,6 +75,14 @@ export async function createOnce(
   if (claim.kind === 'in_flight' && now.getTime() - claim.since.getTime() > ABANDONED_MS) {
     await releaseKey(deps.db, scope);
     claim = await claimKey(deps.db, scope, fingerprint, now);
+  }
+  if (claim.kind === 'mismatch' || claim.kind === 'in_flight') {
+    // Nothing about a key is told before the caller is proven: the gateway checks the credential
+    // (the smallest authenticated operation; a wrong one is 401 here, as on every call).
+    await deps.port.Verify3DSecureMerchant(
+      { merchantID: merchant.merchantId },
+      deps.contexts.merchant(originOf(request), merchant.authorization),
+    );
   }
   switch (claim.kind) {
     case 'mismatch':
