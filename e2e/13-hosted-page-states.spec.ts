@@ -140,7 +140,7 @@ test('embed mode: exact-origin messages to the framing page, no card data, no re
     data: { source: string; v: number; instance: string; type: string; data?: Record<string, unknown> };
   }[];
   const ours = got.filter((m) => m.data?.source === 'payframe');
-  expect(ours.every((m) => m.origin === PAYFRAME_URL && m.data.v === 1 && m.data.instance === '')).toBe(true);
+  expect(ours.every((m) => m.origin === PAYFRAME_URL && m.data.v === 2 && m.data.instance === '')).toBe(true);
   const types = ours.map((m) => m.data.type);
   expect(types).toContain('ready');
   expect(types).toContain('resize');

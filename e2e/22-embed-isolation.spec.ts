@@ -19,10 +19,17 @@ async function frameOf(page: Page, mountId: string) {
 
 const success = (instance: string, extra: Record<string, unknown> = {}) => ({
   source: 'payframe',
-  v: 1,
+  v: 2,
   instance,
   type: 'success',
-  data: { transactionId: '1', orderNumber: 'FORGED', amount: '0.01', status: 'succeeded', ...extra },
+  data: {
+    transactionId: '1',
+    orderNumber: 'FORGED',
+    amount: '0.01',
+    currency: 'USD',
+    status: 'succeeded',
+    ...extra,
+  },
 });
 
 test('two widgets on one page: paying one fires success for that one only', async ({ page }) => {
@@ -59,10 +66,11 @@ test('forged messages have no effect: wrong origin, wrong window, wrong instance
   await post(frameA, success(b));
   // B's window, another instance id.
   await post(frameB, success(await instanceOf(page, 'widget-a')));
-  // B's window and id, but not the declared shape: an extra field, a number amount, a new version.
+  // B's window and id, but not the declared shape: an extra field, a number amount, another version.
   await post(frameB, success(b, { cardNumber: '4242424242424242' }));
   await post(frameB, success(b, { amount: 0.01 }));
-  await post(frameB, { ...success(b), v: 2 });
+  await post(frameB, { ...success(b), v: 1 });
+  await post(frameB, { ...success(b), v: 3 });
   await page.waitForTimeout(300);
   await expect(page.locator('#events li', { hasText: 'payframe:success' })).toHaveCount(0);
 

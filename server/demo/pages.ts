@@ -104,8 +104,8 @@ export function plainIframePage(payframeUrl: string, session: { token: string })
     payframeUrl,
     'Plain iframe',
     `      <h1>A plain iframe</h1>
-      <p>No loader: the page frames <code>/pay/TOKEN?embed=1</code> itself and listens to its messages.</p>
-      <iframe id="plain-frame" src="${esc(payframeUrl)}/pay/${esc(session.token)}?embed=1" title="Secure payment form" allow="payment" width="100%" height="640"></iframe>
+      <p>No loader: the page frames <code>/pay/TOKEN?embed=1&amp;v=2</code> itself and listens to its messages.</p>
+      <iframe id="plain-frame" src="${esc(payframeUrl)}/pay/${esc(session.token)}?embed=1&amp;v=2" title="Secure payment form" allow="payment" width="100%" height="640"></iframe>
       <p id="plain-frame-result" class="result" role="status"></p>
 ${events}`,
   );

@@ -10,7 +10,13 @@ import { PAGE_LANGS } from './page-state.ts';
 
 /** Every message is tagged so a page can ignore other frames' traffic. */
 export const EMBED_SOURCE = 'payframe';
-export const EMBED_VERSION = 1;
+/**
+ * The message version. The frame speaks version 2 when its address asks for it (`&v=2`: the loader
+ * always does, and so does the guide's plain iframe); without it, version 1, the shapes loaders
+ * and pages written before version 2 check key for key (EmbedMessageV1), so a page pinned to an
+ * older loader build (/checkout.<version>.js) keeps hearing the frame after an upgrade.
+ */
+export const EMBED_VERSION = 2;
 
 const envelope = {
   source: z.literal(EMBED_SOURCE),
@@ -67,6 +73,23 @@ export const EmbedMessage = z.discriminatedUnion('type', [
   z.strictObject({ ...envelope, type: z.literal('resize'), height: z.number().int().min(0).max(20000) }),
 ]);
 export type EmbedMessage = z.infer<typeof EmbedMessage>;
+
+const envelopeV1 = { ...envelope, v: z.literal(1) };
+/** Version 1: `ready` and `cancel` without fields, `success` without currency, `error` code and message. */
+export const EmbedMessageV1 = z.discriminatedUnion('type', [
+  z.strictObject({ ...envelopeV1, type: z.literal('ready') }),
+  z.strictObject({ ...envelopeV1, type: z.literal('success'), data: EmbedSuccess.omit({ currency: true }) }),
+  z.strictObject({
+    ...envelopeV1,
+    type: z.literal('error'),
+    data: EmbedError.pick({ code: true, message: true }),
+  }),
+  z.strictObject({ ...envelopeV1, type: z.literal('cancel') }),
+  z.strictObject({ ...envelopeV1, type: z.literal('expired') }),
+  z.strictObject({ ...envelopeV1, type: z.literal('escape') }),
+  z.strictObject({ ...envelopeV1, type: z.literal('resize'), height: z.number().int().min(0).max(20000) }),
+]);
+export type EmbedMessageV1 = z.infer<typeof EmbedMessageV1>;
 export type EmbedEventName = 'ready' | 'success' | 'error' | 'cancel' | 'expired';
 
 /** A merchant theme (mount option `theme`, iframe query `theme`): hex colours only, bounded sizes. */

@@ -9,7 +9,7 @@ import { PAGE_LANGS } from '../../shared/checkout/page-state.ts';
 import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
 
 const ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
-const env = { source: 'payframe', v: 1, instance: ID };
+const env = { source: 'payframe', v: 2, instance: ID };
 const success = {
   transactionId: '500000001',
   orderNumber: 'A-1001',
@@ -54,7 +54,8 @@ const valid: Record<string, unknown>[] = [
 function broken(m: Record<string, unknown>): unknown[] {
   const out: unknown[] = [
     { ...m, source: 'other' },
-    { ...m, v: 2 },
+    { ...m, v: 1 },
+    { ...m, v: 3 },
     { ...m, v: '1' },
     { ...m, extra: true },
     { ...m, instance: 'x'.repeat(65) },

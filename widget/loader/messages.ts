@@ -75,7 +75,7 @@ function validError(d: unknown): boolean {
  * source window are the caller's to check (they are properties of the event, not of the data).
  */
 export function parseEmbedMessage(data: unknown, instance: string): EmbedMessage | null {
-  if (!isObject(data) || data.source !== 'payframe' || data.v !== 1 || data.instance !== instance)
+  if (!isObject(data) || data.source !== 'payframe' || data.v !== 2 || data.instance !== instance)
     return null;
   if (!isText(data.instance, 64)) return null;
   switch (data.type) {

@@ -46,7 +46,8 @@ function randomId(): string {
 }
 
 export function frameUrl(payframeOrigin: string, options: MountOptions, instance: string): string {
-  const q = new URLSearchParams({ embed: '1', instance, origin: location.origin });
+  // v=2: the message version this loader checks (shared/checkout/embed-messages.ts EMBED_VERSION).
+  const q = new URLSearchParams({ embed: '1', v: '2', instance, origin: location.origin });
   if (options.locale) q.set('locale', options.locale);
   if (options.theme) q.set('theme', JSON.stringify(options.theme));
   return `${payframeOrigin}/pay/${options.session}?${q}`;

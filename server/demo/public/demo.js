@@ -63,7 +63,7 @@ if (frame) {
   window.addEventListener('message', (event) => {
     if (event.origin !== payframeOrigin || event.source !== frame.contentWindow) return;
     const message = event.data;
-    if (!message || message.source !== 'payframe' || message.v !== 1) return;
+    if (!message || message.source !== 'payframe' || message.v !== 2) return;
     if (message.type === 'resize') {
       frame.height = String(message.height);
       return;

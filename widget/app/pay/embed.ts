@@ -1,13 +1,14 @@
 /**
- * Embed mode (`?embed=1&instance=<id>[&origin=<parent origin>]`): the page tells the page that
+ * Embed mode (`?embed=1&v=2&instance=<id>[&origin=<parent origin>]`): the page tells the page that
  * frames it what happens (shared/checkout/embed-messages.ts), by postMessage with an exact target
  * origin, one of the merchant's registered origins (EMB-4), never '*'. No message carries card or
- * bank data (EMB-6).
+ * bank data (EMB-6). Without `v=2` the messages keep version 1's shapes (a page pinned to an older
+ * loader build checks them key for key).
  */
 import type { EmbedCancel, EmbedError, EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
 import type { PageLang } from '../../../shared/checkout/page-state.ts';
 
-type Payload =
+export type Payload =
   | { type: 'expired' | 'escape' }
   | { type: 'ready'; lang: PageLang }
   | { type: 'cancel'; data: EmbedCancel }
@@ -29,6 +30,18 @@ export function successMessage(
   return { type: 'success', data: { transactionId, orderNumber, amount, currency, status } };
 }
 
+/** The message for version `v` of the protocol: version 1 leaves out what version 2 added. */
+export function messageFor(v: 1 | 2, instance: string, p: Payload): object {
+  if (v === 2) return { source: 'payframe', v, instance, ...p };
+  let old: object = p;
+  if (p.type === 'ready' || p.type === 'cancel') old = { type: p.type };
+  else if (p.type === 'success') {
+    const { currency: _currency, ...data } = p.data;
+    old = { type: p.type, data };
+  } else if (p.type === 'error') old = { type: p.type, data: { code: p.data.code, message: p.data.message } };
+  return { source: 'payframe', v, instance, ...old };
+}
+
 export interface Embed {
   send: (p: Payload) => void;
   /** The registered origins are known once the session is loaded; nothing is sent before. */
@@ -39,12 +52,13 @@ export function createEmbed(params: URLSearchParams): Embed | null {
   if (params.get('embed') !== '1' || window.parent === window) return null;
   const instance = (params.get('instance') ?? '').slice(0, 64);
   const asked = params.get('origin');
+  const version = params.get('v') === '2' ? 2 : 1;
   let targets: string[] = [];
   let lastHeight = -1;
   const queue: Payload[] = [];
 
   const post = (p: Payload) => {
-    const message = { source: 'payframe', v: 1, instance, ...p };
+    const message = messageFor(version, instance, p);
     for (const origin of targets) window.parent.postMessage(message, origin);
   };
   const embed: Embed = {
