@@ -22,6 +22,7 @@ import {
 } from './operations/hosted-payment-operations.ts';
 import {
   getCheckoutSession,
+  listCheckoutSessions,
   listEndedCheckoutSessions,
   payCheckoutSession,
 } from './operations/checkout-session-operations.ts';
@@ -75,6 +76,7 @@ export const GATEWAY_HANDLERS: Handlers = {
   GetCheckoutSession: getCheckoutSession,
   PayCheckoutSession: payCheckoutSession,
   ListEndedCheckoutSessions: listEndedCheckoutSessions,
+  ListCheckoutSessions: listCheckoutSessions,
 };
 
 async function callerOf(deps: GatewayDeps, op: string, context: CallContext): Promise<Authenticated> {

@@ -43,6 +43,8 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
   GetCheckoutSession: 'merchantOrService',
   PayCheckoutSession: 'service',
   ListEndedCheckoutSessions: 'service',
+  // A merchant's own list: the checkout server has no merchant to list for.
+  ListCheckoutSessions: 'merchant',
 };
 
 /** The access of an operation named by a caller (SOAPAction, URL path); unknown names: merchant. */

@@ -43,6 +43,7 @@ export const OPERATION_EFFECT: Record<OperationName, Effect> = {
   GetCheckoutSession: 'read',
   PayCheckoutSession: 'change',
   ListEndedCheckoutSessions: 'read',
+  ListCheckoutSessions: 'read',
 };
 
 /** True when the operation changes state; unknown names count as changing (the safe side). */

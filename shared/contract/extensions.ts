@@ -151,6 +151,12 @@ export const extensionTypes = [
     field('Origins', listOf('string')),
     field('ThreeDSecureEnrolled', 'boolean', required),
   ]),
+  // One page of a merchant's sessions, newest first (ListCheckoutSessions).
+  complexType('CheckoutSessionPage', [
+    field('Sessions', listOf('CheckoutSessionDetail')),
+    // More sessions follow the page's last one: ask again with startingAfter set to its Token.
+    field('HasMore', 'boolean', required),
+  ]),
   complexType('CheckoutPaymentResult', [
     field('Outcome', CheckoutPaymentOutcome, required),
     field('Status', CheckoutSessionStatus, required), // the session's status after the call
@@ -231,6 +237,21 @@ export const extensionOperationList = [
       field('maxCount', 'int', required),
     ],
     result: listOf('CheckoutSessionDetail'),
+    extension: true,
+  }),
+  // The merchant's reconciliation list (issue 14 §11), cursor-paginated like Stripe's lists: a page
+  // after the session `startingAfter`, newest first; `status` as GetCheckoutSession answers it (an
+  // open session past its time is Expired); `limit` 1–100, 10 when absent.
+  operation({
+    name: 'ListCheckoutSessions',
+    doc: "The merchant's own checkout sessions, newest first, a page at a time (merchant only).",
+    params: [
+      field('orderNumber', 'string'),
+      field('status', CheckoutSessionStatus),
+      field('limit', 'int'),
+      field('startingAfter', 'string'),
+    ],
+    result: 'CheckoutSessionPage',
     extension: true,
   }),
 ] as const;

@@ -15,6 +15,8 @@ import { paySessionSale } from '../payments/session-sale.ts';
 import type { SessionStatus } from '../sessions/checkout-session-store.ts';
 import {
   endedSessionRecords,
+  merchantSessionCursor,
+  merchantSessionRecords,
   readSessionRecord,
   type SessionPayment,
   type SessionRecord,
@@ -24,6 +26,7 @@ import { saveCardAfterSale } from './process-transaction.ts';
 import { requireService } from './wallet-operations.ts';
 
 type Detail = OperationResult<'GetCheckoutSession'>;
+type ListParams = OperationParams<'ListCheckoutSessions'>;
 type PayResult = OperationResult<'PayCheckoutSession'>;
 type DeclineReason = NonNullable<PayResult['DeclineReason']>;
 
@@ -308,4 +311,46 @@ export async function listEndedCheckoutSessions(
   const limit = Math.min(Math.max(1, params.maxCount), MAX_ENDED_SESSIONS);
   const records = await endedSessionRecords(deps.db, deps, after, before, limit);
   return records.map((record) => sessionDetail(deps, record));
+}
+
+/** Sessions one ListCheckoutSessions page holds when the caller names no limit, and at most. */
+export const DEFAULT_LIST_LIMIT = 10;
+export const MAX_LIST_LIMIT = 100;
+
+const STATUS_FILTER: Record<NonNullable<ListParams['status']>, SessionStatus> = {
+  Open: 'open',
+  Paid: 'paid',
+  Expired: 'expired',
+  Canceled: 'canceled',
+};
+
+/**
+ * A page of the calling merchant's own sessions, newest first, after the session `startingAfter`.
+ * Only a merchant lists (principal.ts), and only its own: a cursor naming anyone else's session is
+ * not found, exactly like one naming no session, so the list never tells them apart.
+ */
+export async function listCheckoutSessions(
+  params: ListParams,
+  call: GatewayCall,
+  deps: GatewayDeps,
+): Promise<OperationResult<'ListCheckoutSessions'>> {
+  const principal = call.principal;
+  if (principal.kind !== 'merchant')
+    throw new PayframeError('forbidden', "ListCheckoutSessions lists a merchant's own sessions.");
+  const limit = params.limit ?? DEFAULT_LIST_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)
+    throw new PayframeError('invalid_request', `limit must be from 1 to ${MAX_LIST_LIMIT}.`);
+  const startingAfter = params.startingAfter?.trim();
+  const after = startingAfter
+    ? await merchantSessionCursor(deps.db, principal.merchantId, startingAfter)
+    : null;
+  if (startingAfter && !after) throw new PayframeError('not_found', NOT_FOUND);
+  const page = await merchantSessionRecords(deps.db, deps, {
+    merchantId: principal.merchantId,
+    status: params.status ? STATUS_FILTER[params.status] : null,
+    orderNumber: params.orderNumber ?? null,
+    after,
+    limit,
+  });
+  return { Sessions: page.records.map((record) => sessionDetail(deps, record)), HasMore: page.hasMore };
 }

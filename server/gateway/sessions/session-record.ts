@@ -6,7 +6,12 @@
 import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { type Merchant, MERCHANT_JOIN_COLUMNS, merchantOfJoined } from '../merchants/merchant-store.ts';
-import { type CheckoutSession, isSessionToken, sessionOfRow } from './checkout-session-store.ts';
+import {
+  type CheckoutSession,
+  isSessionToken,
+  type SessionStatus,
+  sessionOfRow,
+} from './checkout-session-store.ts';
 
 export interface SessionPayment {
   transactionId: string;
@@ -108,4 +113,83 @@ export async function endedSessionRecords(
     [since, before, limit],
   );
   return rows.map((r) => recordOfRow(deps, r));
+}
+
+/**
+ * Where a list page starts: just after this session (the previous page's last one). created_at is
+ * kept as the database writes it, to the microsecond: a Date (milliseconds) would move the cursor
+ * and skip sessions made within the same millisecond.
+ */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** The cursor of one of the merchant's sessions; null for a token that names none of its own. */
+export async function merchantSessionCursor(
+  q: Queryable,
+  merchantId: string,
+  token: string,
+): Promise<ListCursor | null> {
+  if (!isSessionToken(token)) return null;
+  const { rows } = await q.query<{ created_at: string; id: string }>(
+    'select created_at::text as created_at, id from checkout_sessions where token = $1 and merchant_id = $2',
+    [token, merchantId],
+  );
+  const row = rows[0];
+  return row ? { createdAt: row.created_at, id: String(row.id) } : null;
+}
+
+export interface MerchantSessionQuery {
+  merchantId: string;
+  /** As the session read answers it: an open session past its time is expired. */
+  status: SessionStatus | null;
+  orderNumber: string | null;
+  after: ListCursor | null;
+  limit: number;
+}
+
+/**
+ * One page of the merchant's sessions, newest first (created_at, then id, both descending), and
+ * whether more follow. Walks the (merchant_id, created_at desc, id desc) index from the cursor down
+ * (migration 0023); the filters are checked on the rows it walks.
+ */
+export async function merchantSessionRecords(
+  q: Queryable,
+  deps: RecordDeps,
+  query: MerchantSessionQuery,
+): Promise<{ records: SessionRecord[]; hasMore: boolean }> {
+  const now = deps.now();
+  const params: unknown[] = [query.merchantId];
+  const where = ['s.merchant_id = $1'];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (query.after) {
+    const at = param(query.after.createdAt);
+    where.push(`(s.created_at, s.id) < (${at}::timestamptz, ${param(query.after.id)}::bigint)`);
+  }
+  if (query.orderNumber !== null) where.push(`s.order_number = ${param(query.orderNumber)}`);
+  switch (query.status) {
+    case null:
+      break;
+    // sessionOfRow's rule, in SQL: open until expires_at, expired from then on.
+    case 'open':
+      where.push(`s.status = 'open' and s.expires_at > ${param(now)}`);
+      break;
+    case 'expired':
+      where.push(`(s.status = 'expired' or (s.status = 'open' and s.expires_at <= ${param(now)}))`);
+      break;
+    default:
+      where.push(`s.status = ${param(query.status)}`);
+  }
+  const { rows } = await q.query(
+    `${SELECT}
+     where ${where.join(' and ')}
+     order by s.created_at desc, s.id desc
+     limit ${param(query.limit + 1)}`,
+    params,
+  );
+  return {
+    records: rows.slice(0, query.limit).map((r) => recordOfRow(deps, r)),
+    hasMore: rows.length > query.limit,
+  };
 }
