@@ -207,10 +207,12 @@ figure.
 
 Method:
 
-- The servers run as \`npm start\` runs them: \`payframe serve\` (role all), \`NODE_ENV=production\`,
+- The servers run as \`npm start\` runs them: the compiled server (\`node --enable-source-maps
+  dist/server/payframe.js serve\`, role all; \`npm run build\` first), \`NODE_ENV=production\`,
   \`LOG_LEVEL=silent\`, \`TRUST_PROXY=true\`, a new \`DATA_DIR\`, and on PostgreSQL \`DATABASE_URL\` naming
   a new database. The merchant is the demo merchant the first start writes to
-  \`DATA_DIR/demo-merchant.json\`.
+  \`DATA_DIR/demo-merchant.json\`. (Runs recorded before dd4941b started \`bin/payframe.js serve\`,
+  which in a development checkout runs the TypeScript source through tsx.)
 - The operations (\`bench/lib/checkout-client.ts\`), ${n.batch} of each one after another, after 5 of each
   as a warm-up: create is \`POST /v1/checkout-sessions\` with HTTP Basic; load is
   \`GET /api/checkout/sessions/:token\` and pay is \`POST …/pay\` with card 4242 4242 4242 4242, a fresh
