@@ -5,22 +5,28 @@
  *   POST /v1/checkout-sessions        → 201 {token, url, expiresAt}   (CreateHostedPayment; once per
  *                                       Idempotency-Key: create-idempotency.ts)
  *   GET  /v1/checkout-sessions/:token → {status, amount, currency, …} (GetCheckoutSession)
+ *   GET  /v1/checkout-sessions        → {data: [session…], hasMore} newest first (ListCheckoutSessions)
  * The gateway's session is the only copy (DESIGN.md §16): nothing about it is stored here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
 import {
+  type CheckoutSessionList,
   CreateCheckoutSessionBody,
   type CreatedCheckoutSession,
+  DEFAULT_LIST_LIMIT,
+  ListCheckoutSessionsQuery,
   type MerchantCheckoutSession,
+  type SessionStatus,
 } from '../../shared/checkout/session-schemas.ts';
+import type { OperationParams } from '../../shared/contract/service.ts';
 import type { FieldError } from '../../shared/errors.ts';
 import { PayframeError } from '../errors.ts';
 import { parseBasicAuthorization as parseBasic } from './basic-auth.ts';
 import type { Checkout } from './checkout.ts';
 import type { CheckoutDeps } from './deps.ts';
 import { parseOr400 } from './field-errors.ts';
-import { type GatewaySession, readSession as readGatewaySession } from './gateway-calls.ts';
+import { type GatewaySession, readSession as readGatewaySession, sessionOf } from './gateway-calls.ts';
 import { payInProgress } from './pay.ts';
 import { originOf } from './pay-routes.ts';
 import { revokeWalletTokens } from './otp.ts';
@@ -156,6 +162,54 @@ async function readSession(deps: CheckoutDeps, request: FastifyRequest, reply: F
   return merchantView(session);
 }
 
+/** The REST status filter as the gateway's enumeration names it. */
+const STATUS_PARAM: Record<SessionStatus, NonNullable<OperationParams<'ListCheckoutSessions'>['status']>> = {
+  open: 'Open',
+  paid: 'Paid',
+  expired: 'Expired',
+  canceled: 'Canceled',
+};
+
+/**
+ * The merchant's own sessions, newest first, a page at a time (issue 14 §11). Each item is what
+ * `GET /v1/checkout-sessions/:token` answers for it.
+ */
+async function listSessions(
+  deps: CheckoutDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<CheckoutSessionList> {
+  const merchant = merchantOf(request, reply);
+  const query = parseOr400(ListCheckoutSessionsQuery, request.query ?? {});
+  const context = deps.contexts.merchant(originOf(request), merchant.authorization);
+  try {
+    const page = await asMerchant(reply, () =>
+      deps.port.ListCheckoutSessions(
+        {
+          orderNumber: query.orderNumber,
+          status: query.status ? STATUS_PARAM[query.status] : undefined,
+          limit: query.limit ?? DEFAULT_LIST_LIMIT,
+          startingAfter: query.startingAfter,
+        },
+        context,
+      ),
+    );
+    return { data: (page.Sessions ?? []).map((d) => merchantView(sessionOf(d))), hasMore: page.HasMore };
+  } catch (err) {
+    // The one session the call names is the cursor: not one of this merchant's (or none at all).
+    if (err instanceof PayframeError && err.code === 'not_found') {
+      throw new PayframeError('validation_failed', undefined, [
+        {
+          field: 'startingAfter',
+          code: 'not_found',
+          message: 'startingAfter names no checkout session of yours.',
+        },
+      ]);
+    }
+    throw err;
+  }
+}
+
 function merchantView(session: GatewaySession): MerchantCheckoutSession {
   const view: MerchantCheckoutSession = {
     token: session.token,
@@ -211,6 +265,7 @@ export async function checkoutSessionsRoutes(
     return payload;
   });
   app.post('/v1/checkout-sessions', (request, reply) => createSession(deps, request, reply));
+  app.get('/v1/checkout-sessions', (request, reply) => listSessions(deps, request, reply));
   app.get('/v1/checkout-sessions/:token', (request, reply) => readSession(deps, request, reply));
   app.post('/v1/checkout-sessions/:token/cancel', (request, reply) => cancelSession(deps, request, reply));
 }

@@ -13,7 +13,15 @@ import {
   MAX_LINE_ITEMS,
   MAX_QUANTITY,
 } from './line-items.ts';
-import { Amount, amountFitsCurrency, Currency, currencyDecimals, noCardNumber, text } from './fields.ts';
+import {
+  Amount,
+  amountFitsCurrency,
+  Currency,
+  currencyDecimals,
+  noCardNumber,
+  SESSION_TOKEN_PATTERN,
+  text,
+} from './fields.ts';
 
 /**
  * https (http only for localhost), no credentials, at most 2,048 characters, no encoded control
@@ -151,6 +159,40 @@ export const MerchantCheckoutSession = z.object({
   paidAt: z.string().optional(),
 });
 export type MerchantCheckoutSession = z.infer<typeof MerchantCheckoutSession>;
+
+/** Most sessions one page of the list holds, and how many when the merchant does not say. */
+export const MAX_LIST_LIMIT = 100;
+export const DEFAULT_LIST_LIMIT = 10;
+
+/**
+ * `GET /v1/checkout-sessions`' query (issue 14 §11): every parameter optional, each named when it is
+ * wrong (a parameter given twice too), an unknown one refused rather than ignored.
+ */
+export const ListCheckoutSessionsQuery = z.strictObject({
+  orderNumber: text('orderNumber', 64).optional().meta({ description: 'Exact match.' }),
+  status: z
+    .enum(SessionStatus.options, { error: 'status must be one of open, paid, expired, canceled.' })
+    .optional(),
+  limit: z
+    .string({ error: 'limit must be a whole number from 1 to 100.' })
+    .regex(/^[1-9]\d{0,2}$/, 'limit must be a whole number from 1 to 100.')
+    .transform(Number)
+    .refine((n) => n <= MAX_LIST_LIMIT, 'limit must be a whole number from 1 to 100.')
+    .optional()
+    .meta({ description: `1 to ${MAX_LIST_LIMIT}; ${DEFAULT_LIST_LIMIT} when absent.` }),
+  startingAfter: z
+    .string({ error: 'startingAfter must be a session token.' })
+    .regex(SESSION_TOKEN_PATTERN, 'startingAfter must be a session token.')
+    .optional()
+    .meta({ description: "The previous page's last token: the page starts after it." }),
+});
+export type ListCheckoutSessionsQuery = z.infer<typeof ListCheckoutSessionsQuery>;
+
+export const CheckoutSessionList = z.object({
+  data: z.array(MerchantCheckoutSession).meta({ description: 'Newest first.' }),
+  hasMore: z.boolean().meta({ description: 'More sessions follow the last one in data.' }),
+});
+export type CheckoutSessionList = z.infer<typeof CheckoutSessionList>;
 
 export const FieldErrorSchema = z.object({ field: z.string(), code: z.string(), message: z.string() });
 

@@ -5,6 +5,7 @@
  * TransactionKey, so the checkout never needs the key nor a second call to sign (DESIGN.md §10).
  */
 import crypto from 'node:crypto';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../../shared/checkout/session-schemas.ts';
 import { canonicalRedirectString, redirectParams } from '../../../shared/checkout/redirect-signature.ts';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { fromCents } from '../../../shared/money.ts';
@@ -312,10 +313,6 @@ export async function listEndedCheckoutSessions(
   const records = await endedSessionRecords(deps.db, deps, after, before, limit);
   return records.map((record) => sessionDetail(deps, record));
 }
-
-/** Sessions one ListCheckoutSessions page holds when the caller names no limit, and at most. */
-export const DEFAULT_LIST_LIMIT = 10;
-export const MAX_LIST_LIMIT = 100;
 
 const STATUS_FILTER: Record<NonNullable<ListParams['status']>, SessionStatus> = {
   Open: 'open',
