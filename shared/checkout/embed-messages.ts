@@ -60,6 +60,19 @@ export const EmbedCancel = z.strictObject({
 });
 export type EmbedCancel = z.infer<typeof EmbedCancel>;
 
+/**
+ * `loaderror` (version 2 only; issue 14 §12): the hosted page loaded but cannot show the session as
+ * asked, sent once when it loads: `expired` or `canceled` (no payment can be taken; the page says
+ * so), or `invalid_theme` (the `theme` the Theme schema refuses; the form shows in its default look).
+ * The loader passes it on as `payframe:loaderror`, and adds its own reason `no_response`: no `ready`
+ * from the frame within 15 s (widget/loader/widget.ts) — the frame was refused by frame-ancestors
+ * (this page's origin is not registered, or the token is unknown: the page can tell no one) or the
+ * network failed.
+ */
+export const EmbedLoadError = z.strictObject({ reason: z.enum(['expired', 'canceled', 'invalid_theme']) });
+export type EmbedLoadError = z.infer<typeof EmbedLoadError>;
+export type LoadErrorReason = EmbedLoadError['reason'] | 'no_response';
+
 export const EmbedMessage = z.discriminatedUnion('type', [
   /** `lang`: the form's language, so the modal's own words ("Secure checkout", "Close") match it. */
   z.strictObject({ ...envelope, type: z.literal('ready'), lang: z.enum(PAGE_LANGS) }),
@@ -67,6 +80,7 @@ export const EmbedMessage = z.discriminatedUnion('type', [
   z.strictObject({ ...envelope, type: z.literal('error'), data: EmbedError }),
   z.strictObject({ ...envelope, type: z.literal('cancel'), data: EmbedCancel }),
   z.strictObject({ ...envelope, type: z.literal('expired') }),
+  z.strictObject({ ...envelope, type: z.literal('loaderror'), data: EmbedLoadError }),
   /** Esc pressed inside the form: a modal closes (as its own Esc would); an inline widget ignores it. */
   z.strictObject({ ...envelope, type: z.literal('escape') }),
   /** The content's height in CSS pixels, so the frame fits it without an inner scroll bar. */
@@ -90,7 +104,7 @@ export const EmbedMessageV1 = z.discriminatedUnion('type', [
   z.strictObject({ ...envelopeV1, type: z.literal('resize'), height: z.number().int().min(0).max(20000) }),
 ]);
 export type EmbedMessageV1 = z.infer<typeof EmbedMessageV1>;
-export type EmbedEventName = 'ready' | 'success' | 'error' | 'cancel' | 'expired';
+export type EmbedEventName = 'ready' | 'success' | 'error' | 'cancel' | 'expired' | 'loaderror';
 
 /** A merchant theme (mount option `theme`, iframe query `theme`): hex colours only, bounded sizes. */
 export const Theme = z.strictObject({

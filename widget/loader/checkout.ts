@@ -37,7 +37,7 @@ if (!window.Payframe) {
 
   const mount = (target: Element | string, options: MountOptions): Instance => {
     const host = typeof target === 'string' ? document.querySelector(target) : target;
-    if (!(host instanceof HTMLElement)) throw new TypeError(`Payframe: no element ${String(target)}`);
+    if (!(host instanceof HTMLElement)) throw new TypeError(`Payframe: no element ${target as string}`);
     mounted.get(host)?.destroy();
     const [instance] = createWidget(origin, host, options);
     mounted.set(host, instance);
@@ -62,9 +62,10 @@ if (!window.Payframe) {
       auto.set(host, d.payframeSession);
       try {
         mount(host, {
-          session: d.payframeSession ?? '',
+          session: d.payframeSession!,
           locale: d.payframeLocale,
-          theme: d.payframeTheme ? JSON.parse(d.payframeTheme) : undefined,
+          // JSON text, passed on as it is: the hosted page checks it (and reports it invalid).
+          theme: d.payframeTheme,
         });
       } catch (err) {
         mounted.set(host, { destroy() {} } as Instance); // reported once, not on every mutation
@@ -74,13 +75,13 @@ if (!window.Payframe) {
   };
 
   window.Payframe = { version: '1', mount, open: (options) => openModal(origin, options) };
-  // An async script may run before or after the document is parsed; elements added later count too.
+  // An async script may run before or after the document is parsed: the observer sees what the
+  // parser adds after this first scan, and elements added later.
   scan();
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan);
   new MutationObserver(scan).observe(document.documentElement, {
     childList: true,
     subtree: true,
-    attributes: true,
+    // (attributeFilter implies attributes: true)
     attributeFilter: ['data-payframe-session'],
   });
   dispatchEvent(new Event('payframe:loaded'));

@@ -46,7 +46,11 @@ const valid: Record<string, unknown>[] = [
     type: 'error',
     data: { code: 'payment_failed', message: 'Try again.', currency: null, declineCode: null },
   },
+  { ...env, type: 'loaderror', data: { reason: 'expired' } },
+  { ...env, type: 'loaderror', data: { reason: 'canceled' } },
+  { ...env, type: 'loaderror', data: { reason: 'invalid_theme' } },
   { ...env, type: 'resize', height: 0 },
+  { ...env, type: 'resize', height: 1 },
   { ...env, type: 'resize', height: 20000 },
 ];
 
@@ -64,7 +68,16 @@ function broken(m: Record<string, unknown>): unknown[] {
     Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'instance')),
   ];
   if (m.type === 'resize') {
-    out.push({ ...m, height: -1 }, { ...m, height: 20001 }, { ...m, height: 1.5 }, { ...m, height: '10' });
+    out.push(
+      { ...m, height: -1 },
+      { ...m, height: 20001 },
+      { ...m, height: 32767 },
+      { ...m, height: 32768 },
+      { ...m, height: 1.5 },
+      { ...m, height: '10' },
+      { ...m, height: null },
+      { ...m, height: true },
+    );
   }
   if (m.type === 'success') {
     const d = m.data as Record<string, unknown>;
@@ -97,6 +110,18 @@ function broken(m: Record<string, unknown>): unknown[] {
       { ...m, lang: 'toString' },
     );
     out.push(Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'lang')));
+  }
+  if (m.type === 'loaderror') {
+    out.push(
+      // no_response is the loader's own reason: the page never sends it.
+      { ...m, data: { reason: 'no_response' } },
+      { ...m, data: { reason: ['expired'] } },
+      { ...m, data: { reason: 'expired', extra: 1 } },
+      { ...m, data: {} },
+      { ...m, data: 'expired' },
+      { ...m, data: null },
+      Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'data')),
+    );
   }
   if (m.type === 'cancel') {
     const d = m.data as Record<string, unknown>;

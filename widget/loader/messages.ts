@@ -13,11 +13,12 @@ export const SESSION_TOKEN = /^cs_[A-Za-z0-9_-]{43}$/;
 
 type Data = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
+// (What postMessage delivers is built in this window's realm, so instanceof holds for its objects.)
+const isObject = (v: unknown): v is Data => v instanceof Object && !Array.isArray(v);
 const isText = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
 const isTextOrNull = (v: unknown) => v === null || typeof v === 'string';
 
-const has = (o: object, key: unknown) => Object.prototype.hasOwnProperty.call(o, key as string);
+const has = (o: object, key: unknown) => ({}).hasOwnProperty.call(o, key as string);
 
 /** Exactly these keys (zod's strictObject): an extra key makes the message invalid. */
 function hasKeys(o: Data, keys: string): boolean {
@@ -28,26 +29,18 @@ function hasKeys(o: Data, keys: string): boolean {
 
 const ENVELOPE = 'source v instance type';
 
-function validSuccess(d: unknown): boolean {
-  return (
-    isObject(d) &&
-    hasKeys(d, 'transactionId orderNumber amount currency status') &&
-    isTextOrNull(d.transactionId) &&
-    isTextOrNull(d.orderNumber) &&
-    typeof d.amount === 'string' &&
-    isTextOrNull(d.currency) &&
-    (d.status === 'succeeded' || d.status === 'already_paid')
-  );
-}
+const validSuccess = (d: Data) =>
+  hasKeys(d, 'transactionId orderNumber amount currency status') &&
+  isTextOrNull(d.transactionId) &&
+  isTextOrNull(d.orderNumber) &&
+  typeof d.amount === 'string' &&
+  isTextOrNull(d.currency) &&
+  (d.status === 'succeeded' || d.status === 'already_paid');
 
-function validCancel(d: unknown): boolean {
-  return (
-    isObject(d) &&
-    hasKeys(d, 'reason sessionOpen') &&
-    (d.reason === 'closed' || d.reason === 'canceled') &&
-    typeof d.sessionOpen === 'boolean'
-  );
-}
+const validCancel = (d: Data) =>
+  hasKeys(d, 'reason sessionOpen') &&
+  (d.reason === 'closed' || d.reason === 'canceled') &&
+  typeof d.sessionOpen === 'boolean';
 
 /**
  * The loader's own words in each language the form speaks: the keys are shared/checkout/
@@ -58,17 +51,24 @@ export const WORDS: Record<string, { frame: string; title: string; close: string
   es: { frame: 'Formulario de pago seguro', title: 'Pago seguro', close: 'Cerrar' },
 };
 
-function validError(d: unknown): boolean {
-  return (
-    isObject(d) &&
-    hasKeys(d, 'code message currency declineCode') &&
-    isText(d.code, 64) &&
-    isText(d.message, 500) &&
-    isTextOrNull(d.currency) &&
-    // A family's name (the list is the form's to keep; copying it here would cost the budget).
-    (d.declineCode === null || isText(d.declineCode, 32))
-  );
-}
+const validError = (d: Data) =>
+  hasKeys(d, 'code message currency declineCode') &&
+  isText(d.code, 64) &&
+  isText(d.message, 500) &&
+  isTextOrNull(d.currency) &&
+  // A family's name (the list is the form's to keep; copying it here would cost the budget).
+  (d.declineCode === null || isText(d.declineCode, 32));
+
+/** What the hosted page could not do (shared/checkout/embed-messages.ts EmbedLoadError). */
+const validLoadError = (d: Data) =>
+  hasKeys(d, 'reason') && (d.reason === 'expired' || d.reason === 'canceled' || d.reason === 'invalid_theme');
+
+const WITH_DATA: Record<string, (d: Data) => boolean> = {
+  success: validSuccess,
+  error: validError,
+  cancel: validCancel,
+  loaderror: validLoadError,
+};
 
 /**
  * The message when `data` is a valid Payframe embed message for `instance`, else null. Origin and
@@ -77,30 +77,20 @@ function validError(d: unknown): boolean {
 export function parseEmbedMessage(data: unknown, instance: string): EmbedMessage | null {
   if (!isObject(data) || data.source !== 'payframe' || data.v !== 2 || data.instance !== instance)
     return null;
-  if (!isText(data.instance, 64)) return null;
-  switch (data.type) {
-    case 'ready':
-      return hasKeys(data, ENVELOPE + ' lang') && has(WORDS, data.lang) ? (data as EmbedMessage) : null;
-    case 'cancel':
-      return hasKeys(data, ENVELOPE + ' data') && validCancel(data.data) ? (data as EmbedMessage) : null;
-    case 'expired':
-    case 'escape':
-      return hasKeys(data, ENVELOPE) ? (data as EmbedMessage) : null;
-    case 'success':
-      return hasKeys(data, ENVELOPE + ' data') && validSuccess(data.data) ? (data as EmbedMessage) : null;
-    case 'error':
-      return hasKeys(data, ENVELOPE + ' data') && validError(data.data) ? (data as EmbedMessage) : null;
-    case 'resize': {
-      const h = data.height;
-      return hasKeys(data, ENVELOPE + ' height') &&
-        typeof h === 'number' &&
-        Number.isInteger(h) &&
-        h >= 0 &&
-        h <= 20000
-        ? (data as EmbedMessage)
-        : null;
-    }
-    default:
-      return null;
-  }
+  const { type, data: d, height: h } = data;
+  const ok =
+    type === 'ready'
+      ? hasKeys(data, ENVELOPE + ' lang') && has(WORDS, data.lang)
+      : type === 'resize'
+        ? hasKeys(data, ENVELOPE + ' height') &&
+          // An integer 0…20000: a number whose low 15 bits are all of it (not -1, 1.5 or '10').
+          h === ((h as number) & 32767) &&
+          (h as number) <= 20000
+        : type === 'expired' || type === 'escape'
+          ? hasKeys(data, ENVELOPE)
+          : has(WITH_DATA, type) &&
+            hasKeys(data, ENVELOPE + ' data') &&
+            isObject(d) &&
+            WITH_DATA[type as string]!(d);
+  return ok ? (data as EmbedMessage) : null;
 }

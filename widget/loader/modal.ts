@@ -26,7 +26,7 @@ const matches = (query: string) => matchMedia(query).matches;
 export function openModal(payframeOrigin: string, options: MountOptions): Instance {
   if (closeCurrent) closeCurrent();
   let words = wordsFor(options);
-  const mode = options.theme && options.theme.mode;
+  const mode = options.theme && (options.theme as Record<string, unknown>).mode;
   const dark = mode === 'dark' || (mode !== 'light' && matches('(prefers-color-scheme: dark)'));
   const fg = dark ? '#f2f2f7' : '#1c1c1e';
   const opener = document.activeElement as HTMLElement | null;
@@ -57,7 +57,6 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
     `position:absolute;top:4px;inset-inline-end:4px;min-width:44px;min-height:44px;border:0;border-radius:8px;background:none;cursor:pointer;font:1.5rem/1 system-ui,sans-serif;color:${fg}`,
     dialog,
   );
-  closer.type = 'button';
   closer.textContent = '×';
   closer.onclick = () => close(true);
   // The dialog is named by its visible title's words (aria-label: no id to make unique).
@@ -95,7 +94,7 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
 
   // The rest of the page becomes inert: out of reach of Tab, clicks and screen readers.
   const inerted: HTMLElement[] = [];
-  for (const child of Array.from(document.body.children) as HTMLElement[]) {
+  for (const child of [...document.body.children] as HTMLElement[]) {
     if (!child.inert) {
       child.inert = true;
       inerted.push(child);
@@ -126,7 +125,7 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
     overlay.remove();
     for (const child of inerted) child.inert = false;
     root.overflow = overflow;
-    if (opener && opener.focus) opener.focus();
+    opener?.focus?.();
   }
   const destroyFrame = instance.destroy;
   closeCurrent = instance.destroy = () => close(false);

@@ -3,7 +3,7 @@
  * security-requirements.md EMB-5). Messages count only when they come from Payframe's origin, from
  * this instance's own iframe window, and carry this instance's id: two widgets never cross-talk.
  */
-import type { EmbedEventName, EmbedMessage } from '../../shared/checkout/embed-messages.ts';
+import type { EmbedEventName, EmbedMessage, LoadErrorReason } from '../../shared/checkout/embed-messages.ts';
 import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
 
 export type Handler = (detail?: unknown) => void;
@@ -11,13 +11,17 @@ export type Handler = (detail?: unknown) => void;
 export interface MountOptions {
   session: string;
   locale?: string;
-  /** `{primaryColor, radius, font, mode}`; the hosted page validates it (shared Theme schema). */
-  theme?: Record<string, unknown>;
+  /**
+   * `{primaryColor, radius, font, mode}`, or that as JSON text (`data-payframe-theme`); the hosted
+   * page validates it (shared Theme schema) and reports one it refuses (`loaderror` invalid_theme).
+   */
+  theme?: Record<string, unknown> | string;
   onReady?: Handler;
   onSuccess?: Handler;
   onError?: Handler;
   onCancel?: Handler;
   onExpired?: Handler;
+  onLoaderror?: Handler;
 }
 
 export type Emit = (name: EmbedEventName, detail?: unknown) => void;
@@ -29,27 +33,30 @@ export interface Instance {
   destroy(): void;
 }
 
-const CALLBACKS: Record<EmbedEventName, keyof MountOptions> = {
-  ready: 'onReady',
-  success: 'onSuccess',
-  error: 'onError',
-  cancel: 'onCancel',
-  expired: 'onExpired',
-};
+/** How long the frame has to say `ready` before `loaderror` {reason: 'no_response'}. */
+const LOAD_TIMEOUT_MS = 15000;
+
+/** The fix a `loaderror` asks of the integrator, said in the console ('expired', 'canceled': a new session). */
+const fix = (reason: LoadErrorReason) =>
+  reason === 'no_response'
+    ? `no answer: register ${location.origin}, check the token, the network`
+    : reason === 'invalid_theme'
+      ? 'theme refused (see the guide)'
+      : `session ${reason}: create a new one`;
+
+/** The `on<Name>` option of an event: `ready` → `onReady`. */
+const callbackOf = (name: string) => ('on' + name[0]!.toUpperCase() + name.slice(1)) as keyof MountOptions;
 
 /** 128 random bits in hex: unguessable, so another frame cannot address this instance. */
-function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let id = '';
-  for (let i = 0; i < bytes.length; i++) id += (bytes[i]! + 256).toString(16).slice(1);
-  return id;
-}
+const randomId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => (b + 256).toString(16).slice(1)).join('');
 
 export function frameUrl(payframeOrigin: string, options: MountOptions, instance: string): string {
   // v=2: the message version this loader checks (shared/checkout/embed-messages.ts EMBED_VERSION).
   const q = new URLSearchParams({ embed: '1', v: '2', instance, origin: location.origin });
   if (options.locale) q.set('locale', options.locale);
-  if (options.theme) q.set('theme', JSON.stringify(options.theme));
+  const { theme } = options;
+  if (theme) q.set('theme', typeof theme === 'string' ? theme : JSON.stringify(theme));
   return `${payframeOrigin}/pay/${options.session}?${q}`;
 }
 
@@ -67,7 +74,7 @@ export function createWidget(
   /** Called before listeners, for the modal's own reactions (close on cancel). */
   intercept?: (m: EmbedMessage) => void,
 ): [Instance, Emit] {
-  if (typeof options.session !== 'string' || !SESSION_TOKEN.test(options.session)) {
+  if (!SESSION_TOKEN.test(options.session)) {
     throw new TypeError('Payframe: `session` must be a checkout-session token (cs_…) from your server.');
   }
   const id = randomId();
@@ -75,20 +82,20 @@ export function createWidget(
   iframe.src = frameUrl(payframeOrigin, options, id);
   iframe.title = wordsFor(options).frame;
   iframe.allow = 'payment';
-  iframe.setAttribute('scrolling', 'no');
+  iframe.scrolling = 'no'; // (the attribute: obsolete, still honoured by every browser)
   // Until the first resize message: room for the form's skeleton rather than a 150px sliver.
   // (CSSOM, not a style attribute: allowed under a merchant CSP without 'unsafe-inline'.)
   iframe.style.cssText = 'display:block;width:100%;height:480px;border:0;overflow:hidden';
 
   const listeners: Partial<Record<EmbedEventName, Handler[]>> = {};
   const emit: Emit = (name, detail) => {
-    const callback = options[CALLBACKS[name]];
-    const all = (listeners[name] || []).slice();
-    if (typeof callback === 'function') all.unshift(callback as Handler);
-    for (const fn of all) {
+    if (name === 'loaderror')
+      console.warn('Payframe: ' + fix((detail as { reason: LoadErrorReason }).reason));
+    // The option first, then on() handlers (a copy: a handler may add or remove others).
+    for (const fn of [options[callbackOf(name)], ...(listeners[name] || [])]) {
       // One failing merchant handler must not keep the others (or the DOM event) from running.
       try {
-        fn(detail);
+        if (typeof fn === 'function') (fn as Handler)(detail);
       } catch (err) {
         setTimeout(() => {
           throw err;
@@ -97,6 +104,9 @@ export function createWidget(
     }
     host.dispatchEvent(new CustomEvent(`payframe:${name}`, { detail, bubbles: true }));
   };
+
+  // A frame refused (unregistered origin, unknown token: frame-ancestors) or lost never says `ready`.
+  const timer = setTimeout(emit, LOAD_TIMEOUT_MS, 'loaderror', { reason: 'no_response' });
 
   const onMessage = (event: MessageEvent) => {
     if (event.origin !== payframeOrigin || event.source !== iframe.contentWindow) return;
@@ -107,9 +117,12 @@ export function createWidget(
       return;
     }
     // The form's language, chosen from the session too: the loader's words follow it.
-    if (m.type === 'ready') iframe.title = WORDS[m.lang]!.frame;
+    if (m.type === 'ready') {
+      clearTimeout(timer);
+      iframe.title = WORDS[m.lang]!.frame;
+    }
     if (intercept) intercept(m);
-    if (m.type !== 'escape') emit(m.type, 'data' in m ? Object.assign({}, m.data) : undefined);
+    if (m.type !== 'escape') emit(m.type, 'data' in m ? { ...m.data } : undefined);
   };
   addEventListener('message', onMessage);
   host.appendChild(iframe);
@@ -122,11 +135,12 @@ export function createWidget(
     },
     off(name, fn) {
       const list = listeners[name] || [];
-      const at = list.indexOf(fn);
-      if (at >= 0) list.splice(at, 1);
+      // Not found: -1 >>> 0 is past the end, so nothing is removed.
+      list.splice(list.indexOf(fn) >>> 0, 1);
       return instance;
     },
     destroy() {
+      clearTimeout(timer);
       removeEventListener('message', onMessage);
       iframe.remove();
     },

@@ -31,6 +31,21 @@ describe('embed messages by version', () => {
     },
   );
 
+  it.each(['expired', 'canceled', 'invalid_theme'] as const)(
+    'loaderror %s is sent in version 2 only (version 1 had no such message)',
+    (reason) => {
+      const payload: Payload = { type: 'loaderror', data: { reason } };
+      expect(EmbedMessage.parse(messageFor(2, 'abc', payload))).toEqual({
+        source: 'payframe',
+        v: 2,
+        instance: 'abc',
+        type: 'loaderror',
+        data: { reason },
+      });
+      expect(messageFor(1, 'abc', payload)).toBeNull();
+    },
+  );
+
   it('version 1 keeps what version 1 said', () => {
     expect(messageFor(1, '', PAYLOADS[1]!)).toEqual({
       source: 'payframe',

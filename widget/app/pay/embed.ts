@@ -5,7 +5,12 @@
  * bank data (EMB-6). Without `v=2` the messages keep version 1's shapes (a page pinned to an older
  * loader build checks them key for key).
  */
-import type { EmbedCancel, EmbedError, EmbedSuccess } from '../../../shared/checkout/embed-messages.ts';
+import type {
+  EmbedCancel,
+  EmbedError,
+  EmbedLoadError,
+  EmbedSuccess,
+} from '../../../shared/checkout/embed-messages.ts';
 import type { PageLang } from '../../../shared/checkout/page-state.ts';
 
 export type Payload =
@@ -14,7 +19,9 @@ export type Payload =
   | { type: 'cancel'; data: EmbedCancel }
   | { type: 'success'; data: EmbedSuccess }
   | { type: 'error'; data: EmbedError }
-  | { type: 'resize'; height: number };
+  | { type: 'resize'; height: number }
+  /** Version 2 only: a version-1 page never heard of it. */
+  | { type: 'loaderror'; data: EmbedLoadError };
 
 /** What the host page hears of a payment: the receipt's public facts, never card data. */
 export function successMessage(
@@ -30,9 +37,13 @@ export function successMessage(
   return { type: 'success', data: { transactionId, orderNumber, amount, currency, status } };
 }
 
-/** The message for version `v` of the protocol: version 1 leaves out what version 2 added. */
-export function messageFor(v: 1 | 2, instance: string, p: Payload): object {
+/**
+ * The message for version `v` of the protocol: version 1 leaves out what version 2 added, and
+ * null for a message version 1 does not have (`loaderror`).
+ */
+export function messageFor(v: 1 | 2, instance: string, p: Payload): object | null {
   if (v === 2) return { source: 'payframe', v, instance, ...p };
+  if (p.type === 'loaderror') return null;
   let old: object = p;
   if (p.type === 'ready' || p.type === 'cancel') old = { type: p.type };
   else if (p.type === 'success') {
@@ -59,6 +70,7 @@ export function createEmbed(params: URLSearchParams): Embed | null {
 
   const post = (p: Payload) => {
     const message = messageFor(version, instance, p);
+    if (!message) return;
     for (const origin of targets) window.parent.postMessage(message, origin);
   };
   const embed: Embed = {

@@ -4,14 +4,17 @@ import { App, type Initial } from './components/app.tsx';
 import { createEmbed } from './embed.ts';
 import { english, loadI18n, pickLang } from './i18n/index.ts';
 import { pageSession } from './page-state.ts';
-import { applyTheme, parseTheme } from './theme.ts';
+import { applyTheme, checkTheme } from './theme.ts';
 import './style.css';
 
 const params = new URLSearchParams(location.search);
 const token = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const root = document.documentElement;
-applyTheme(parseTheme(params.get('theme')), root);
+const theme = checkTheme(params.get('theme'));
+applyTheme(theme ?? {}, root);
 const embed = createEmbed(params);
+// A theme refused is shown as the default look, and the loader hears why (issue 14 §12).
+if (!theme) embed?.send({ type: 'loaderror', data: { reason: 'invalid_theme' } });
 if (embed) root.classList.add('pf-embed');
 
 const app = document.getElementById('app');

@@ -12,30 +12,34 @@ export interface Theme {
 
 const KEYS = new Set(['primaryColor', 'radius', 'font', 'mode']);
 
-export function parseTheme(raw: string | null): Theme {
-  if (!raw || raw.length > 1000) return {};
+export const parseTheme = (raw: string | null): Theme => checkTheme(raw) ?? {};
+
+/** The theme `raw` asks for; {} when there is none; null when there is one and it is refused. */
+export function checkTheme(raw: string | null): Theme | null {
+  if (!raw) return {};
+  if (raw.length > 1000) return null;
   let v: unknown;
   try {
     v = JSON.parse(raw);
   } catch {
-    return {};
+    return null;
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
   const o = v as Record<string, unknown>;
-  if (Object.keys(o).some((k) => !KEYS.has(k))) return {};
+  if (Object.keys(o).some((k) => !KEYS.has(k))) return null;
   const { primaryColor, radius, font, mode } = o;
   if (
     primaryColor !== undefined &&
     !(typeof primaryColor === 'string' && /^#[0-9a-fA-F]{6}$/.test(primaryColor))
   )
-    return {};
+    return null;
   if (
     radius !== undefined &&
     !(Number.isInteger(radius) && (radius as number) >= 0 && (radius as number) <= 24)
   )
-    return {};
-  if (font !== undefined && !(typeof font === 'string' && /^[A-Za-z0-9 ,'-]{1,100}$/.test(font))) return {};
-  if (mode !== undefined && mode !== 'light' && mode !== 'dark' && mode !== 'auto') return {};
+    return null;
+  if (font !== undefined && !(typeof font === 'string' && /^[A-Za-z0-9 ,'-]{1,100}$/.test(font))) return null;
+  if (mode !== undefined && mode !== 'light' && mode !== 'dark' && mode !== 'auto') return null;
   return o as Theme;
 }
 

@@ -103,6 +103,9 @@ export function App({ token, params, embed, initial }: Props) {
       .join(' · ');
     embed?.setOrigins(s.embedOrigins ?? []);
     embed?.send({ type: 'ready', lang: chosen.lang });
+    // The page loaded but can take no payment: the loader reports it (`loaderror`, issue 14 §12).
+    const kind = screenOf(s).kind;
+    if (kind === 'expired' || kind === 'canceled') embed?.send({ type: 'loaderror', data: { reason: kind } });
   };
 
   const load = async () => {
