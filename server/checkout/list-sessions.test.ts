@@ -227,4 +227,20 @@ describe.each(cases)('listing checkout sessions ($name)', ({ target, wiring }) =
     });
     expect(wrong.statusCode).toBe(401);
   });
+
+  it('is in the OpenAPI document, its parameters from the schema that checks them', async () => {
+    const doc = (await w.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const get = doc.paths['/v1/checkout-sessions'].get;
+    expect(get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'query:orderNumber',
+      'query:status',
+      'query:limit',
+      'query:startingAfter',
+    ]);
+    expect(get.parameters[1].schema.enum).toEqual(['open', 'paid', 'expired', 'canceled']);
+    expect(get.responses[200].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CheckoutSessionList',
+    );
+    expect(doc.components.schemas.CheckoutSessionList.required).toEqual(['data', 'hasMore']);
+  });
 });

@@ -6,9 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CancelResponse, PayBody, PayResponse, WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 import {
+  CheckoutSessionList,
   CreateCheckoutSessionBody,
   CreatedCheckoutSession,
   ErrorBodySchema,
+  ListCheckoutSessionsQuery,
   MerchantCheckoutSession,
 } from '../../shared/checkout/session-schemas.ts';
 
@@ -30,6 +32,18 @@ const tokenParam = {
   schema: { type: 'string', pattern: '^cs_[A-Za-z0-9_-]{43}$' },
 };
 
+/** The list's query parameters, from the schema that checks them. */
+function queryParams(s: z.ZodType): Record<string, unknown>[] {
+  const properties = (schema(s, 'input').properties ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.entries(properties).map(([name, { description, ...p }]) => ({
+    name,
+    in: 'query',
+    required: false,
+    ...(description ? { description } : {}),
+    schema: p,
+  }));
+}
+
 export function openApiDocument(publicUrl: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
@@ -46,6 +60,7 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
         CreateCheckoutSession: schema(CreateCheckoutSessionBody, 'input'),
         CreatedCheckoutSession: schema(CreatedCheckoutSession, 'output'),
         MerchantCheckoutSession: schema(MerchantCheckoutSession, 'output'),
+        CheckoutSessionList: schema(CheckoutSessionList, 'output'),
         CheckoutSession: schema(WidgetSession, 'output'),
         PayRequest: schema(PayBody, 'input'),
         PayResponse: schema(PayResponse, 'output'),
@@ -62,6 +77,17 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
           responses: {
             201: { description: 'Created', content: json('CreatedCheckoutSession') },
             400: error('A field is not valid (error.fields names each one).'),
+            401: error('Missing or wrong credential.'),
+            429: error('Too many requests or failed sign-ins; see Retry-After.'),
+          },
+        },
+        get: {
+          summary: "List the merchant's own sessions, newest first, a page at a time",
+          security: [{ merchant: [] }],
+          parameters: queryParams(ListCheckoutSessionsQuery),
+          responses: {
+            200: { description: 'A page of sessions', content: json('CheckoutSessionList') },
+            400: error('A query parameter is not valid (error.fields names it).'),
             401: error('Missing or wrong credential.'),
             429: error('Too many requests or failed sign-ins; see Retry-After.'),
           },
