@@ -243,4 +243,24 @@ describe.each(cases)('listing checkout sessions ($name)', ({ target, wiring }) =
     );
     expect(doc.components.schemas.CheckoutSessionList.required).toEqual(['data', 'hasMore']);
   });
+
+  it('ListCheckoutSessions itself: a merchant credential only, limit 1 to 100, 10 when absent', async () => {
+    const m = await newMerchant();
+    for (let i = 0; i < 11; i++) await make(m);
+    const { port, contexts } = w.checkout.deps;
+    const origin = { requestId: 'list-test', remoteAddress: '127.0.0.1', log: w.app.log };
+    const asMerchant = contexts.merchant(origin, m.authorization);
+    const page = await port.ListCheckoutSessions({}, asMerchant);
+    expect(page.Sessions).toHaveLength(10);
+    expect(page.HasMore).toBe(true);
+    for (const limit of [0, 101, -1]) {
+      await expect(port.ListCheckoutSessions({ limit }, asMerchant)).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
+    }
+    // The checkout server has no merchant to list for.
+    await expect(port.ListCheckoutSessions({}, contexts.service(origin))).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+  });
 });
