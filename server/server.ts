@@ -35,6 +35,17 @@ export interface StartOptions {
    * `payframe serve` passes nothing.
    */
   wrapDatabase?: (db: Database) => Database;
+  /**
+   * Opens the channel the `payframe` command hands its commands over while this server holds the
+   * embedded database (server/cli/handoff-server.ts); `payframe serve` passes it. Opened once the
+   * server listens, closed (commands under way finish) before the database closes.
+   */
+  commandChannel?: (parts: {
+    config: Config;
+    db: Database;
+    gateway: Gateway | null;
+    logger: Logger;
+  }) => Promise<{ close(): Promise<void> } | null>;
 }
 
 interface Parts {
@@ -117,6 +128,9 @@ export async function startServer(
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   // A second origin that embeds the widget as a merchant would (server/demo); beside `all` only.
   const demoStore = role === 'all' ? await startDemoStore(config, url, logger) : null;
+  const channel = options.commandChannel
+    ? await options.commandChannel({ config, db, gateway: gateway ?? null, logger })
+    : null;
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -124,6 +138,7 @@ export async function startServer(
       health.shuttingDown = true;
       stopRecurring();
       stopCheckout();
+      await channel?.close();
       await demoStore?.close();
       await app.close();
       await stopClaimSweep(); // a pass under way ends before the database closes

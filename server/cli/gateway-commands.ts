@@ -1,16 +1,15 @@
 /**
  * Operator commands on the gateway's data: `merchant create|roll-key|disable|enable`, `session create` and
- * `user create`. They open the configured database like the server does (PGlite needs the server stopped,
- * PostgreSQL does not: running instances hear of a merchant's change through the database, docs/gateway.md).
+ * `user create`. They open the configured database like the server does; on PGlite while a server runs
+ * they are handed to it and run there on its database (command-context.ts, handoff-server.ts). On
+ * PostgreSQL running instances hear of a merchant's change through the database (docs/gateway.md).
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/index.ts';
 import { PayframeError } from '../errors.ts';
-import { openGateway } from '../gateway/index.ts';
 import { checkoutUrl } from '../gateway/operations/hosted-payment-operations.ts';
 import { recordAudit, userResource } from '../gateway/users/audit.ts';
 import { createUser, passwordProblem } from '../gateway/users/user-store.ts';
+import { commandConfig, commandGateway, commandStdin, openCommandDatabase } from './command-context.ts';
 import { merchantUpdate } from './merchant-update.ts';
 import { CliError, type Output } from './output.ts';
 
@@ -37,10 +36,10 @@ async function merchantChange(sub: 'roll-key' | 'disable' | 'enable', rest: stri
   });
   if (!values.merchant) throw usageError(`--merchant is required. ${MERCHANT_USAGE}`);
   const id = values.merchant;
-  const config = loadConfig();
-  const db = await openDatabase(config);
+  const config = commandConfig();
+  const db = await openCommandDatabase(config);
   try {
-    const { deps } = await openGateway(config, db);
+    const { deps } = await commandGateway(config, db);
     if (sub === 'roll-key') {
       const transactionKey = await deps.merchants.rollKey(db, id);
       if (!transactionKey) throw new CliError('not_found', `No merchant ${id}.`);
@@ -86,10 +85,10 @@ export async function merchantCommand(args: string[], out: Output): Promise<unde
     },
   });
   if (!values.name) throw usageError('--name is required.');
-  const config = loadConfig();
-  const db = await openDatabase(config);
+  const config = commandConfig();
+  const db = await openCommandDatabase(config);
   try {
-    const { deps } = await openGateway(config, db);
+    const { deps } = await commandGateway(config, db);
     const { merchant, transactionKey } = await deps.merchants
       .create(db, {
         name: values.name,
@@ -153,10 +152,10 @@ export async function sessionCommand(args: string[], out: Output): Promise<undef
     },
   });
   if (!values.merchant || !values.amount) throw usageError('--merchant and --amount are required.');
-  const config = loadConfig();
-  const db = await openDatabase(config);
+  const config = commandConfig();
+  const db = await openCommandDatabase(config);
   try {
-    const { deps } = await openGateway(config, db);
+    const { deps } = await commandGateway(config, db);
     const merchant = await deps.merchants.get(db, values.merchant);
     if (!merchant) throw new CliError('not_found', `No merchant ${values.merchant}.`);
     const session = await deps.sessions
@@ -189,11 +188,7 @@ const USER_USAGE =
 
 /** Standard input up to its end, less one final line break (`echo "$PW" | payframe user create …`). */
 async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  return (await commandStdin()).replace(/\r?\n$/, '');
 }
 
 /** `user create`: a merchant user who can sign in with Login (docs/gateway-users.md). */
@@ -218,8 +213,8 @@ export async function userCommand(args: string[], out: Output): Promise<undefine
   const password = await readStdin();
   const weak = passwordProblem(password);
   if (weak) throw new CliError('validation_failed', weak.message); // before opening the database
-  const config = loadConfig();
-  const db = await openDatabase(config);
+  const config = commandConfig();
+  const db = await openCommandDatabase(config);
   try {
     const user = await createUser(db, {
       merchantId: values.merchant,

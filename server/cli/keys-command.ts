@@ -1,12 +1,12 @@
 /**
  * `payframe keys rotate`: re-encrypts what earlier card encryption keys encrypted under the current
- * CARD_ENCRYPTION_KEY (gateway/vault/rotation.ts). Safe while servers run (PostgreSQL; PGlite needs
- * the server stopped, like every command) and safe to run again.
+ * CARD_ENCRYPTION_KEY (gateway/vault/rotation.ts). Safe while servers run and safe to run again. On
+ * PGlite while a server runs it is handed to that server and runs under the server's configuration
+ * (its CARD_ENCRYPTION_KEY, not this shell's: restart the server with the new key first).
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/index.ts';
 import { loadVaultKeys, rotateVaultKeys } from '../gateway/vault/rotation.ts';
+import { commandConfig, openCommandDatabase } from './command-context.ts';
 import { CliError, type Output } from './output.ts';
 
 const USAGE = 'Usage: payframe keys rotate [--batch-size <rows>] [--json]';
@@ -23,14 +23,14 @@ export async function keysCommand(args: string[], out: Output): Promise<undefine
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
     throw new CliError('invalid_arguments', '--batch-size must be a whole number from 1 to 10000.', 2);
   }
-  const config = loadConfig();
+  const config = commandConfig();
   if (!config.cardEncryptionKey) {
     throw new CliError(
       'invalid_config',
       'Set CARD_ENCRYPTION_KEY to the new key (and CARD_ENCRYPTION_KEYS_OLD to the earlier ones) before rotating.',
     );
   }
-  const db = await openDatabase(config);
+  const db = await openCommandDatabase(config);
   try {
     const keys = await loadVaultKeys(config, db);
     const report = await rotateVaultKeys(db, keys, { batchSize });

@@ -10,14 +10,14 @@
  *   payframe help             this text
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, isRole, loadConfig, ROLES } from '../config.ts';
+import { isRole, loadConfig, ROLES } from '../config.ts';
 import { describeDatabase, openDatabase } from '../db/index.ts';
-import { DataDirLockedError } from '../db/pglite.ts';
 import { createLogger } from '../logger.ts';
 import { closeOnSignals, startServer } from '../server.ts';
-import { merchantCommand, sessionCommand, userCommand } from './gateway-commands.ts';
-import { keysCommand } from './keys-command.ts';
-import { CliError, createOutput, type Output } from './output.ts';
+import { type Command, DATA_COMMANDS, describeFailure, exitCodeOf, isDataCommand } from './dispatch.ts';
+import { handOff } from './handoff-client.ts';
+import { openCommandChannel } from './handoff-server.ts';
+import { CliError, createOutput } from './output.ts';
 
 export const HELP = `Usage: payframe <command> [options]
 
@@ -39,7 +39,7 @@ Commands:
                   [--methods card,ach] [--3ds|--no-3ds]
               Change a merchant: --origin replaces the whole list of registered origins; an
               empty value ("") clears website, logo, e-mail or phone. Values are checked as
-              for create. On the embedded database, stop the server first
+              for create
   merchant roll-key --merchant <id>
               Replace a merchant's TransactionKey (the old one stops working; the new one is shown once)
   merchant disable|enable --merchant <id>
@@ -55,18 +55,16 @@ Commands:
               in CARD_ENCRYPTION_KEYS_OLD); safe while servers run, safe to run again
   help        Show this help
 
+While \`npm start\` runs on the embedded database (PGlite), merchant, session, user and keys
+commands are handed to that server over DATA_DIR/cli.sock and run there, under its configuration.
+
 Options:
   --json      Print results and errors as JSON
   -h, --help  Show this help
 `;
 
-type Command = (args: string[], out: Output) => Promise<'running' | undefined>;
-
 const commands: Record<string, Command> = {
-  merchant: merchantCommand,
-  session: sessionCommand,
-  user: userCommand,
-  keys: keysCommand,
+  ...DATA_COMMANDS,
   async serve(args, out) {
     const { values } = parseArgs({
       args,
@@ -83,7 +81,7 @@ const commands: Record<string, Command> = {
     }
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel });
-    const server = await startServer(config, logger, role);
+    const server = await startServer(config, logger, role, { commandChannel: openCommandChannel });
     closeOnSignals(server, logger);
     const demoLines = server.demo
       ? [
@@ -130,23 +128,6 @@ const commands: Record<string, Command> = {
   },
 };
 
-function describeFailure(err: unknown): { code: string; message: string } {
-  if (err instanceof CliError) return { code: err.code, message: err.message };
-  if (err instanceof ConfigError) return { code: 'invalid_config', message: err.message };
-  if (err instanceof DataDirLockedError) return { code: 'data_dir_locked', message: err.message };
-  const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'EADDRINUSE')
-    return { code: 'port_in_use', message: `${e.message}. Set PORT to a free port.` };
-  if (e?.code === 'ECONNREFUSED') {
-    return { code: 'database_unreachable', message: `Cannot reach the database: ${e.message}` };
-  }
-  if (typeof (err as { message?: unknown })?.message === 'string' && err instanceof TypeError) {
-    // parseArgs reports unknown options as TypeErrors with a readable message.
-    return { code: 'invalid_arguments', message: (err as Error).message };
-  }
-  return { code: 'failed', message: err instanceof Error ? err.message : String(err) };
-}
-
 /** Runs the CLI; resolves to an exit code, or 'running' for a command that keeps the process alive. */
 export async function main(argv: string[]): Promise<number | 'running'> {
   const json = argv.includes('--json');
@@ -162,11 +143,16 @@ export async function main(argv: string[]): Promise<number | 'running'> {
     return 2;
   }
   try {
+    // On PGlite while a server holds DATA_DIR, the server runs it (handoff-client.ts).
+    if (isDataCommand(name)) {
+      const handed = await handOff(argv, loadConfig());
+      if (handed !== null) return handed;
+    }
     const state = await command(json ? [...rest, '--json'] : rest, out);
     return state === 'running' ? 'running' : 0;
   } catch (err) {
     const { code, message } = describeFailure(err);
     out.error(code, message);
-    return code === 'invalid_arguments' ? 2 : 1;
+    return exitCodeOf(code);
   }
 }

@@ -4,14 +4,13 @@
  * every ReturnUrl must be on), website, logo, display name, contacts, payment methods, 3-D Secure.
  * The gateway's merchant store checks every value (merchant-fields.ts) as for `merchant create`.
  * An empty value clears an optional field. Running instances on PostgreSQL hear of the change through
- * the database (merchant-cache.ts, docs/gateway.md); on PGlite the server must be stopped first.
+ * the database (merchant-cache.ts, docs/gateway.md); on PGlite a running server is handed the command
+ * and runs it itself (handoff-server.ts), so its cache forgets the merchant at once.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/index.ts';
 import { PayframeError } from '../errors.ts';
-import { openGateway } from '../gateway/index.ts';
 import type { MerchantChanges } from '../gateway/merchants/merchant-store.ts';
+import { commandConfig, commandGateway, openCommandDatabase } from './command-context.ts';
 import { CliError, type Output } from './output.ts';
 
 export const MERCHANT_UPDATE_OPTIONS = {
@@ -71,10 +70,10 @@ export async function merchantUpdate(args: string[], out: Output): Promise<void>
   if (!values.merchant)
     throw new CliError('invalid_arguments', `--merchant is required. ${MERCHANT_UPDATE_USAGE}`, 2);
   const changes = changesOf(values);
-  const config = loadConfig();
-  const db = await openDatabase(config);
+  const config = commandConfig();
+  const db = await openCommandDatabase(config);
   try {
-    const { deps } = await openGateway(config, db);
+    const { deps } = await commandGateway(config, db);
     const merchant = await deps.merchants.update(db, values.merchant, changes).catch((err: unknown) => {
       if (err instanceof PayframeError) throw new CliError(err.code, err.message);
       throw err;

@@ -17,7 +17,16 @@ export interface Output {
   error(code: string, message: string): void;
 }
 
-export function createOutput(json: boolean, stdout = process.stdout, stderr = process.stderr): Output {
+/** Where output goes: the process's streams, or a command channel's messages (handoff-server.ts). */
+export interface Writer {
+  write(text: string): unknown;
+}
+
+export function createOutput(
+  json: boolean,
+  stdout: Writer = process.stdout,
+  stderr: Writer = process.stderr,
+): Output {
   return {
     json,
     result(data, lines) {

@@ -33,6 +33,21 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The live process other than this one holding `dir`'s lock, or null (no lock, or its process is
+ * gone: the next open takes it over).
+ */
+export function lockHolder(dir: string): number | null {
+  let holder: number;
+  try {
+    holder = Number.parseInt(fs.readFileSync(path.join(dir, 'pglite.lock'), 'utf8'), 10);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return Number.isInteger(holder) && holder !== process.pid && processAlive(holder) ? holder : null;
+}
+
 function acquireLock(dir: string): () => void {
   const lockPath = path.join(dir, 'pglite.lock');
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,0 +1,95 @@
+/**
+ * Where an operator command's database comes from. One implementation of each command
+ * (gateway-commands.ts, merchant-update.ts, keys-command.ts) runs in two places:
+ *
+ *   directly    the `payframe` process loads its configuration, opens the database (PGlite takes
+ *               DATA_DIR's lock), runs the command and closes it — as always;
+ *   served      a running `payframe serve` on PGlite was handed the command over its command channel
+ *               (handoff-server.ts): the command runs inside that server, on the server's
+ *               configuration, open database and gateway (so its merchant cache forgets what the
+ *               command changed), and "closing" leaves the server's database open.
+ *
+ * The served case is carried by an AsyncLocalStorage, so several handed-off commands can run at
+ * once and the commands themselves need no parameter for it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import { type Config, loadConfig } from '../config.ts';
+import { type Database, openDatabase } from '../db/index.ts';
+import { type Gateway, openGateway } from '../gateway/index.ts';
+import { commandSocketPath } from './handoff-protocol.ts';
+
+/** What a server lends a command handed to it. */
+export interface ServedContext {
+  config: Config;
+  db: Database;
+  /** The server's gateway (roles `all` and `gateway`); null in the checkout role. */
+  gateway: Gateway | null;
+  /** The CLI's standard input up to its end (asked of the CLI when a command reads it). */
+  readStdin(): Promise<string>;
+}
+
+const served = new AsyncLocalStorage<ServedContext>();
+
+/** Runs `fn` as a command handed to this server. */
+export function runServed<T>(context: ServedContext, fn: () => Promise<T>): Promise<T> {
+  return served.run(context, fn);
+}
+
+/** The configuration the command runs under: the server's when served, else the environment's. */
+export function commandConfig(): Config {
+  return served.getStore()?.config ?? loadConfig();
+}
+
+/** The server's database with a `close` that leaves it open (the command's `finally` calls it). */
+function borrowed(db: Database): Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'close') return async () => {};
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The command's database: the server's when served; else the configured database opened (and
+ * migrated) here. Opened here on PGlite, this process holds DATA_DIR's lock, so no server is
+ * listening on the command socket: one left by a server killed with SIGKILL is removed.
+ */
+export async function openCommandDatabase(config: Config): Promise<Database> {
+  const context = served.getStore();
+  if (context) return borrowed(context.db);
+  const db = await openDatabase(config);
+  if (db.kind === 'pglite') removeStaleSocket(config.dataDir);
+  return db;
+}
+
+/** The gateway the command works through: the server's own when it has one. */
+export async function commandGateway(config: Config, db: Database): Promise<Gateway> {
+  const gateway = served.getStore()?.gateway;
+  return gateway ?? openGateway(config, db);
+}
+
+/** Standard input to its end: this process's, or the CLI's that handed the command over. */
+export async function commandStdin(): Promise<string> {
+  const context = served.getStore();
+  if (context) return context.readStdin();
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Removes DATA_DIR's command socket if it is one of this user's (call only while holding the lock). */
+export function removeStaleSocket(dataDir: string): boolean {
+  const socket = commandSocketPath(dataDir);
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(socket);
+  } catch {
+    return false;
+  }
+  if (!stat.isSocket() || stat.uid !== process.getuid?.()) return false;
+  fs.rmSync(socket, { force: true });
+  return true;
+}
