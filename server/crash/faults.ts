@@ -30,6 +30,32 @@ export async function installRecordStall(db: Queryable): Promise<void> {
   );
 }
 
+/**
+ * The same stall for the embedded database, where nothing else can open the data directory while
+ * the server runs: installed before the start, it holds the record of any session whose order
+ * number begins with `orderPrefix`. PGlite runs in the server's own thread, so the stall freezes the
+ * whole process (its health check stops answering), which is how the test sees the window.
+ */
+export async function installOrderStall(db: Queryable, orderPrefix: string): Promise<void> {
+  await db.query(`create function crash_stall() returns trigger language plpgsql as $$
+    begin
+      if exists (select 1 from checkout_sessions s
+                 where s.id = new.checkout_session_id and starts_with(s.order_number, '${orderPrefix}')) then
+        perform pg_sleep(120);
+      end if;
+      return new;
+    end $$`);
+  await db.query(
+    'create trigger crash_stall before insert on transactions for each row execute function crash_stall()',
+  );
+}
+
+/** Lifts installOrderStall (the data directory opened again once the process is gone). */
+export async function removeOrderStall(db: Queryable): Promise<void> {
+  await db.query('drop trigger crash_stall on transactions');
+  await db.query('drop function crash_stall()');
+}
+
 export async function stallRecordOf(db: Queryable, token: string): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     'insert into crash_stall select id from checkout_sessions where token = $1 returning session_id::text as id',

@@ -1,12 +1,14 @@
 /**
- * Issue 21 end to end, with real processes on PostgreSQL: a pay is cut by kill -9 between the
+ * Issue 21 end to end, with real processes: a pay is cut by kill -9 between the
  * processor's approval and the gateway's record (faults.ts stalls that record in the database, the
  * test kills the process in the window), the shopper walks away and never retries, and Payframe
  * settles it by itself: the session paid, one transaction, the `payment.succeeded` webhook delivered
  * to the merchant, the processor's ledger and the transactions reconciled.
  *   - two instances on one database: the other instance's claim sweep and recovery settle it;
  *   - the split wiring (gateway and checkout processes): the gateway is killed and restarted, the
- *     checkout's recovery waits for its verdict.
+ *     checkout's recovery waits for its verdict;
+ *   - the embedded database: the one process killed, restarted on its data directory, which settles
+ *     what the crash left before it serves.
  * Each test runs on a database of its own, created here and dropped afterwards.
  */
 import crypto from 'node:crypto';
@@ -14,12 +16,21 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { openPglite } from '../db/pglite.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { findDiscrepancies } from '../gateway/payments/reconciliation.ts';
 import { DatabaseLedger } from '../gateway/processor/ledger.ts';
 import { tempDir } from '../testing/databases.ts';
-import { endStall, installRecordStall, stallRecordOf, waitForApproval, webhookReceiver } from './faults.ts';
+import {
+  endStall,
+  installOrderStall,
+  installRecordStall,
+  removeOrderStall,
+  stallRecordOf,
+  waitForApproval,
+  webhookReceiver,
+} from './faults.ts';
 import {
   freePort,
   type Merchant,
@@ -61,6 +72,37 @@ async function createSession(baseUrl: string, merchant: Merchant, webhookUrl: st
   const text = await r.text();
   if (r.status !== 201) throw new Error(`create: ${r.status} ${text}`);
   return (JSON.parse(text) as { token: string }).token;
+}
+
+/** What must hold once settled, read in the database every role used. */
+async function expectSettled(db: Queryable, token: string, reference: string) {
+  const { rows } = await db.query<{
+    status: string;
+    approved: string;
+    payments: string;
+    claim: string | null;
+  }>(
+    `select s.status, s.claim_reference as claim,
+       (select count(*) from transactions t where t.checkout_session_id = s.id and t.status = 'approved') as approved,
+       (select count(*) from checkout_payments p where p.session_token = s.token
+          and p.transaction_id = s.transaction_id) as payments
+     from checkout_sessions s where s.token = $1`,
+    [token],
+  );
+  expect(rows[0]).toEqual({ status: 'paid', claim: null, approved: '1', payments: '1' });
+  const { rows: tx } = await db.query<{ processor_reference: string }>(
+    `select processor_reference from transactions t join checkout_sessions s on s.id = t.checkout_session_id
+     where s.token = $1`,
+    [token],
+  );
+  expect(tx).toEqual([{ processor_reference: reference }]);
+  const now = Date.now();
+  const reconciled = await findDiscrepancies(db, new DatabaseLedger(db), {
+    after: new Date(now - 3_600_000),
+    before: new Date(now + 60_000),
+  });
+  expect(reconciled.discrepancies).toEqual([]);
+  expect(reconciled.charges).toBeGreaterThanOrEqual(1);
 }
 
 describe.skipIf(!adminUrl)(
@@ -108,37 +150,6 @@ describe.skipIf(!adminUrl)(
       return { sessionId, reference };
     }
 
-    /** What must hold once settled, read in the database both roles used. */
-    async function expectSettled(token: string, reference: string) {
-      const { rows } = await db.query<{
-        status: string;
-        approved: string;
-        payments: string;
-        claim: string | null;
-      }>(
-        `select s.status, s.claim_reference as claim,
-           (select count(*) from transactions t where t.checkout_session_id = s.id and t.status = 'approved') as approved,
-           (select count(*) from checkout_payments p where p.session_token = s.token
-              and p.transaction_id = s.transaction_id) as payments
-         from checkout_sessions s where s.token = $1`,
-        [token],
-      );
-      expect(rows[0]).toEqual({ status: 'paid', claim: null, approved: '1', payments: '1' });
-      const { rows: tx } = await db.query<{ processor_reference: string }>(
-        `select processor_reference from transactions t join checkout_sessions s on s.id = t.checkout_session_id
-         where s.token = $1`,
-        [token],
-      );
-      expect(tx).toEqual([{ processor_reference: reference }]);
-      const now = Date.now();
-      const reconciled = await findDiscrepancies(db, new DatabaseLedger(db), {
-        after: new Date(now - 3_600_000),
-        before: new Date(now + 60_000),
-      });
-      expect(reconciled.discrepancies).toEqual([]);
-      expect(reconciled.charges).toBeGreaterThanOrEqual(1);
-    }
-
     it('two instances: the one left settles what the killed one cut off', { timeout: 150_000 }, async () => {
       const key = randomKey();
       const envs = [0, 1].map(() => ({ DATABASE_URL: url, CARD_ENCRYPTION_KEY: key, DATA_DIR: dataDir() }));
@@ -157,7 +168,7 @@ describe.skipIf(!adminUrl)(
         const event = await hooks.waitFor('payment.succeeded', 45_000);
         const settledMs = Date.now() - started;
         expect(event.data).toMatchObject({ token });
-        await expectSettled(token, reference);
+        await expectSettled(db, token, reference);
         expect(hooks.events.filter((e) => e.type === 'payment.succeeded')).toHaveLength(1);
         process.stdout.write(
           `in-doubt pay, two instances: settled by the survivor ${settledMs} ms after the pay\n`,
@@ -220,7 +231,7 @@ describe.skipIf(!adminUrl)(
           const event = await hooks.waitFor('payment.succeeded', 45_000);
           const settledMs = Date.now() - restarted;
           expect(event.data).toMatchObject({ token });
-          await expectSettled(token, reference);
+          await expectSettled(db, token, reference);
           process.stdout.write(
             `in-doubt pay, split wiring: settled ${settledMs} ms after the gateway restarted\n`,
           );
@@ -231,3 +242,94 @@ describe.skipIf(!adminUrl)(
     );
   },
 );
+
+/** Resolves once the server stops answering its health check for `quietMs` (PGlite stalled in it). */
+async function waitForFreeze(baseUrl: string, quietMs: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(quietMs) });
+      await new Promise((r) => setTimeout(r, 50));
+    } catch {
+      return;
+    }
+  }
+  throw new Error(`the server kept answering for ${timeoutMs} ms: the record never stalled`);
+}
+
+describe('a charge cut off by kill -9 is settled with the shopper gone (PGlite)', () => {
+  const dirs: string[] = [];
+  let server: ServerProcess | undefined;
+
+  afterEach(async () => {
+    await server?.kill9();
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it(
+    'restarted on its data directory: recorded before serving, announced, reconciled',
+    { timeout: 150_000 },
+    async () => {
+      const dir = tempDir('payframe-doubt-');
+      dirs.push(dir);
+      const env = { DATA_DIR: dir };
+      // A first start creates the database and the demo merchant; the stall goes in while it is down.
+      server = await startPayframe(env);
+      const port = server.port;
+      await server.stop();
+      let db = await openPglite(dir);
+      try {
+        await installOrderStall(db, 'walk-away-');
+      } finally {
+        await db.close();
+      }
+      server = await startPayframe(env, port);
+      const hooks = await webhookReceiver();
+      try {
+        const merchant = readDemoMerchant(dir);
+        const token = await createSession(server.url, merchant, hooks.url);
+        const pending = payRequest(server.url, token, crypto.randomUUID(), randomIp());
+        // The processor approved and its ledger committed; the record's insert sleeps inside PGlite.
+        await waitForFreeze(server.url, 3_000, 30_000);
+        await server.kill9();
+        expect((await pending).kind).toBe('no_answer');
+
+        db = await openPglite(dir);
+        try {
+          await removeOrderStall(db);
+        } finally {
+          await db.close();
+        }
+        const restarted = Date.now();
+        server = await startPayframe(env, port);
+        // Settled before it serves: its first answer already shows the session paid.
+        const view = await fetch(`${server.url}/api/checkout/sessions/${token}`, {
+          headers: { 'x-forwarded-for': randomIp() },
+        });
+        expect(((await view.json()) as { status: string }).status).toBe('paid');
+        const event = await hooks.waitFor('payment.succeeded', 45_000);
+        const settledMs = Date.now() - restarted;
+        expect(event.data).toMatchObject({ token });
+        await server.stop();
+        server = undefined;
+
+        db = await openPglite(dir);
+        try {
+          const { rows } = await db.query<{ reference: string }>(
+            `select l.reference from processor_ledger l join checkout_sessions s on l.reference like 'cs' || s.id || '-a%'
+           where s.token = $1 and (l.result->>'approved')::boolean`,
+            [token],
+          );
+          expect(rows).toHaveLength(1);
+          await expectSettled(db, token, rows[0]!.reference);
+        } finally {
+          await db.close();
+        }
+        expect(hooks.events.filter((e) => e.type === 'payment.succeeded')).toHaveLength(1);
+        process.stdout.write(`in-doubt pay, PGlite: settled ${settledMs} ms after the restart\n`);
+      } finally {
+        await hooks.close();
+      }
+    },
+  );
+});
