@@ -35,6 +35,9 @@ export interface SessionMerchant {
   /** The registered origins: the only pages that may frame the checkout and receive its events. */
   origins: string[];
   threeDSecure: boolean;
+  /** The merchant's checkout settings (issue 14 §9, §3): ReturnMode, NameOnCardRequired. */
+  returnMode: 'immediate' | 'confirmation';
+  nameOnCardRequired: boolean;
 }
 
 /** A checkout session as the gateway owns it (DESIGN.md §16), in the checkout's own terms. */
@@ -153,6 +156,8 @@ export function sessionOf(d: Detail): GatewaySession {
       methods: [...(d.AcceptsCard ? ['card' as const] : []), ...(d.AcceptsAch ? ['ach' as const] : [])],
       origins: d.Origins ?? [],
       threeDSecure: d.ThreeDSecureEnrolled,
+      returnMode: d.ReturnMode === 'Confirmation' ? 'confirmation' : 'immediate',
+      nameOnCardRequired: d.NameOnCardRequired,
     },
     payment: paymentOf(token, d, null),
   };
@@ -220,7 +225,7 @@ export function saleRequest(body: PayBody, payer: Payer): Request {
       CardNumber: body.card.number.replace(/[\s-]/g, ''),
       ExpirationDate: body.card.expiry.replace(/\s/g, ''),
       CVV2: body.card.cvv,
-      CardName: body.card.name,
+      ...(body.card.name ? { CardName: body.card.name } : {}),
       ...(body.billing?.zip ? { Zip: body.billing.zip } : {}),
     };
   }

@@ -300,6 +300,12 @@ async function settle(
           },
         ]);
       }
+      if (res.DeclineReason === 'NameOnCardRequired') {
+        await giveUp(deps, scope, attempt, code, message);
+        throw new PayframeError('validation_failed', 'card.name must not be empty.', [
+          { field: 'card.name', code: 'required', message: 'card.name must not be empty.' },
+        ]);
+      }
       const decline = { kind: 'declined' as const, code, message, transactionId: res.TransactionID ?? null };
       return deps.db.transaction(async (tx) => {
         await finishAttempt(tx, attempt, decline, now, session);

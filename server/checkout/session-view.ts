@@ -49,6 +49,8 @@ export async function loadWidgetSession(
     locale: session.locale,
     embedOrigins: merchant.origins,
     threeDSecure: session.status === 'open' && merchant.threeDSecure,
+    returnMode: merchant.returnMode,
+    nameOnCardRequired: merchant.nameOnCardRequired,
     shopper: {
       email: session.shopper.email,
       firstName: session.shopper.firstName,

@@ -34,6 +34,9 @@ export async function ensureDemoMerchant(
       threeDsEnrolled: true,
       email: 'demo@payframe.invalid',
       website: `http://localhost:${config.demoPort}`,
+      // The demo keeps the receipt until the shopper returns (issue 14 §9), so a newcomer sees both
+      // the receipt and the signed redirect; a merchant made otherwise returns at once.
+      returnMode: 'confirmation',
     });
     return {
       merchantId: merchant.id,

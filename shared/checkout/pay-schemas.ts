@@ -26,7 +26,8 @@ export const CardPayment = z.strictObject({
     number: CardNumber,
     expiry: CardExpiry,
     cvv: Cvv,
-    name: text('card.name', 100),
+    /** Asked only when the merchant requires it (WidgetSession.nameOnCardRequired, issue 14 §3). */
+    name: text('card.name', 100).optional(),
   }),
   billing: z.strictObject({ zip: text('billing.zip', 20) }).optional(),
   /** Store the card in the shopper's wallet (the session's e-mail/phone) after an approval. */
@@ -136,6 +137,14 @@ export const WidgetSession = z.object({
   threeDSecure: z
     .boolean()
     .meta({ description: 'The merchant is enrolled: a card may ask for a challenge.' }),
+  returnMode: z.enum(['immediate', 'confirmation']).meta({
+    description:
+      'After a successful payment on the hosted page: straight back to the return URL (immediate), or the receipt until the shopper chooses to return (confirmation). An embedded form never navigates.',
+  }),
+  nameOnCardRequired: z.boolean().meta({
+    description:
+      'The merchant asks for the name on the card: the card form shows it and a card payment needs card.name.',
+  }),
   shopper: z.object({
     email: z.string().nullable(),
     firstName: z.string().nullable(),

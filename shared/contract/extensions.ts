@@ -42,6 +42,8 @@ export const DeclineReason = enumeration('DeclineReason', [
   'IncorrectCvc',
   'AuthenticationFailed',
   'MethodNotAccepted',
+  // The merchant asks for the name on the card (NameOnCardRequired) and the payment had none.
+  'NameOnCardRequired',
   'BankDeclined',
   'InvalidAccount',
   'InvalidRoutingNumber',
@@ -52,11 +54,19 @@ export const DeclineReason = enumeration('DeclineReason', [
 /** How a session was paid. */
 export const PaymentMethodKind = enumeration('PaymentMethodKind', ['Card', 'Ach']);
 
+/**
+ * Where the hosted page goes after a successful payment (issue 14 §9), a merchant setting: straight
+ * back to the ReturnUrl (Immediate, the default, as Stripe Checkout), or the receipt stays until the
+ * shopper chooses "Return to {merchant}" (Confirmation, as a payment link's confirmation page).
+ */
+export const CheckoutReturnMode = enumeration('CheckoutReturnMode', ['Immediate', 'Confirmation']);
+
 // Each name is also the type of its values: `const s: CheckoutSessionStatus = 'Open'`.
 export type CheckoutSessionStatus = EnumValue<typeof CheckoutSessionStatus>;
 export type CheckoutPaymentOutcome = EnumValue<typeof CheckoutPaymentOutcome>;
 export type DeclineReason = EnumValue<typeof DeclineReason>;
 export type PaymentMethodKind = EnumValue<typeof PaymentMethodKind>;
+export type CheckoutReturnMode = EnumValue<typeof CheckoutReturnMode>;
 
 /** Every enumeration of the extensions, each declared once in the WSDL. */
 export const extensionEnumerations = [
@@ -64,6 +74,7 @@ export const extensionEnumerations = [
   CheckoutPaymentOutcome,
   DeclineReason,
   PaymentMethodKind,
+  CheckoutReturnMode,
 ] as const;
 
 const shopperFields = [
@@ -150,6 +161,9 @@ export const extensionTypes = [
     ...fields(['AcceptsCard', 'AcceptsAch'], 'boolean', required),
     field('Origins', listOf('string')),
     field('ThreeDSecureEnrolled', 'boolean', required),
+    // The merchant's checkout settings (issue 14 §9, §3), for the hosted page and the card form.
+    field('ReturnMode', CheckoutReturnMode, required),
+    field('NameOnCardRequired', 'boolean', required),
   ]),
   // One page of a merchant's sessions, newest first (ListCheckoutSessions).
   complexType('CheckoutSessionPage', [

@@ -5,6 +5,7 @@
 export * from './enum-values.ts';
 export {
   CheckoutPaymentOutcome,
+  CheckoutReturnMode,
   CheckoutSessionStatus,
   DeclineReason,
   PaymentMethodKind,

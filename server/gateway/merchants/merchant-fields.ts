@@ -17,7 +17,7 @@ import {
   textProblem,
 } from '../../../shared/text/text-policy.ts';
 import { PayframeError } from '../../errors.ts';
-import type { PaymentMethod } from './merchant.ts';
+import { type PaymentMethod, RETURN_MODES, type ReturnMode } from './merchant.ts';
 
 function invalid(field: string, message: string): PayframeError {
   return new PayframeError('validation_failed', `${field} ${message}`, [
@@ -107,4 +107,9 @@ export function checkMethods(methods: readonly PaymentMethod[]): PaymentMethod[]
     throw invalid('paymentMethods', "must be one or both of 'card' and 'ach'.");
   }
   return [...methods];
+}
+
+export function checkReturnMode(mode: ReturnMode): ReturnMode {
+  if (!RETURN_MODES.includes(mode)) throw invalid('returnMode', "must be 'immediate' or 'confirmation'.");
+  return mode;
 }

@@ -13,12 +13,13 @@ import {
   checkMethods,
   checkName,
   checkOrigins,
+  checkReturnMode,
   checkText,
   checkWebsite,
 } from './merchant-fields.ts';
-import type { Merchant, PaymentMethod } from './merchant.ts';
+import type { Merchant, PaymentMethod, ReturnMode } from './merchant.ts';
 
-export type { Merchant, PaymentMethod };
+export type { Merchant, PaymentMethod, ReturnMode };
 
 export interface NewMerchant {
   name: string;
@@ -36,6 +37,8 @@ export interface NewMerchant {
   phone?: string | null;
   email?: string | null;
   website?: string | null;
+  returnMode?: ReturnMode;
+  nameOnCardRequired?: boolean;
 }
 
 interface MerchantRow {
@@ -58,6 +61,8 @@ interface MerchantRow {
   payment_methods: PaymentMethod[];
   three_ds_enrolled: boolean;
   origins: string[];
+  return_mode: ReturnMode;
+  name_on_card_required: boolean;
   created_at: Date;
   disabled_at: Date | null;
 }
@@ -81,6 +86,8 @@ function fromRow(r: MerchantRow): Merchant {
     paymentMethods: r.payment_methods,
     threeDsEnrolled: r.three_ds_enrolled,
     origins: r.origins,
+    returnMode: r.return_mode,
+    nameOnCardRequired: r.name_on_card_required,
     createdAt: r.created_at,
   };
 }
@@ -111,6 +118,8 @@ export const MERCHANT_JOIN_COLUMNS = [
   'payment_methods',
   'three_ds_enrolled',
   'origins',
+  'return_mode',
+  'name_on_card_required',
   'created_at',
   'disabled_at',
 ]
@@ -131,7 +140,7 @@ export function merchantOfJoined(r: Record<string, unknown>): MerchantRecord {
   return recordOf(row);
 }
 
-/** What `update` may change: enrolment, branding, origins, methods (NewMerchant's fields). */
+/** What `update` may change: enrolment, branding, origins, methods, checkout settings (NewMerchant's fields). */
 export type MerchantChanges = Partial<NewMerchant>;
 
 /** Column of each changeable field, and how its value is checked. */
@@ -151,6 +160,8 @@ const CHANGES: { [K in keyof MerchantChanges]-?: [column: string, check: (v: nev
   phone: ['phone', (v: string | null) => checkText('phone', v)],
   email: ['email', (v: string | null) => checkText('email', v)],
   website: ['website', (v: string | null) => checkWebsite(v)],
+  returnMode: ['return_mode', (v: ReturnMode) => checkReturnMode(v)],
+  nameOnCardRequired: ['name_on_card_required', (v: boolean) => v === true],
 };
 
 /**
@@ -174,8 +185,9 @@ export class MerchantStore {
     const publicCode = `pm_${crypto.randomBytes(9).toString('base64url')}`;
     const { rows } = await q.query<MerchantRow>(
       `insert into merchants (public_code, name, transaction_key_enc, reader_key_enc, logo_url, business_name,
-         address1, address2, city, state, country, zip, phone, email, website, payment_methods, three_ds_enrolled, origins)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18) returning *`,
+         address1, address2, city, state, country, zip, phone, email, website, payment_methods, three_ds_enrolled, origins,
+         return_mode, name_on_card_required)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20) returning *`,
       [
         publicCode,
         name,
@@ -195,6 +207,8 @@ export class MerchantStore {
         methods,
         input.threeDsEnrolled ?? false,
         origins,
+        checkReturnMode(input.returnMode ?? 'immediate'),
+        input.nameOnCardRequired ?? false,
       ],
     );
     return { merchant: fromRow(rows[0]!), transactionKey };
@@ -220,7 +234,7 @@ export class MerchantStore {
     return record;
   }
 
-  /** Changes enrolment, branding, origins or payment methods; the merchant as it is now. */
+  /** Changes enrolment, branding, origins, payment methods or checkout settings; the merchant as it is now. */
   async update(q: Queryable, id: string, changes: MerchantChanges): Promise<Merchant | null> {
     if (!ID.test(id)) return null;
     const sets: string[] = [];

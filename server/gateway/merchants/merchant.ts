@@ -1,6 +1,13 @@
 /** A merchant as the gateway reads it (merchant-store.ts writes it; merchant-cache.ts keeps it). */
 export type PaymentMethod = 'card' | 'ach';
 
+/**
+ * After a successful payment on the hosted page (issue 14 §9): straight back to the ReturnUrl, or
+ * the receipt until the shopper chooses "Return to …" (docs/merchant-guide.md, "Checkout settings").
+ */
+export type ReturnMode = 'immediate' | 'confirmation';
+export const RETURN_MODES: readonly ReturnMode[] = ['immediate', 'confirmation'];
+
 export interface Merchant {
   id: string;
   publicCode: string;
@@ -19,5 +26,8 @@ export interface Merchant {
   paymentMethods: PaymentMethod[];
   threeDsEnrolled: boolean;
   origins: string[];
+  returnMode: ReturnMode;
+  /** The card form asks for the name on the card (issue 14 §3); off by default. */
+  nameOnCardRequired: boolean;
   createdAt: Date;
 }

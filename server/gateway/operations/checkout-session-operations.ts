@@ -126,6 +126,8 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
     AcceptsAch: m.paymentMethods.includes('ach'),
     Origins: m.origins,
     ThreeDSecureEnrolled: m.threeDsEnrolled,
+    ReturnMode: m.returnMode === 'confirmation' ? 'Confirmation' : 'Immediate',
+    NameOnCardRequired: m.nameOnCardRequired,
   };
 }
 
@@ -223,8 +225,13 @@ export async function payCheckoutSession(
       }
       return { Outcome: 'Closed', Status: STATUS[record.session.status], ...snapshot(record), PaidAt: null };
     }
-    case 'refused':
-      return declined(out.record, out.problem.responseCode, out.problem.message, method, false);
+    case 'refused': {
+      const { responseCode, message, reason } = out.problem;
+      return {
+        ...declined(out.record, responseCode, message, method, false),
+        ...(reason ? { DeclineReason: reason } : {}),
+      };
+    }
     case 'done':
       break;
   }

@@ -42,6 +42,8 @@ export class RequestProblem extends Error {
   constructor(
     readonly responseCode: string,
     message: string,
+    /** The checkout's reason when the response code alone does not tell it (NameOnCardRequired). */
+    readonly reason?: 'NameOnCardRequired',
   ) {
     super(message);
     this.name = 'RequestProblem';

@@ -13,7 +13,7 @@
 import type { GatewayDeps } from '../gateway-call.ts';
 import type { ProcessorResult } from '../processor/processor.ts';
 import type { SessionRecord } from '../sessions/session-record.ts';
-import { type Request, RequestProblem, resolveSource, type Source } from './payment-source.ts';
+import { hasCardInput, type Request, RequestProblem, resolveSource, type Source } from './payment-source.ts';
 import {
   amountOf,
   checkMethod,
@@ -67,6 +67,10 @@ async function prepare(
   try {
     const cents = amountOf(r, session.amountCents);
     checkMethod(kind, r, merchant);
+    // The merchant asks the checkout's card form for the name on the card (issue 14 §3): a typed
+    // card from the checkout comes with it. A saved card has its own; a merchant's SOAP call is its own.
+    if (actingMerchant === null && merchant.nameOnCardRequired && hasCardInput(r) && !r.CardName?.trim())
+      throw new RequestProblem('12', 'The name on the card is required.', 'NameOnCardRequired');
     // A shopper's wallet card may be paid only by the checkout server, for a checkout session.
     const source = await resolveSource(q, deps, merchant.id, r, { allowWallet: actingMerchant === null });
     const threeDs = await threeDsAuthenticated(q, deps, merchant.id, source, cents, r, session.id);

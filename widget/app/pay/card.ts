@@ -95,13 +95,14 @@ export function cvvProblem(value: string, size: number): Problem | undefined {
   return new RegExp(`^\\d{${size}}$`).test(value) ? undefined : { key: 'errCvvLength', vars: { n: size } };
 }
 
-export function cardProblems(v: CardValues): Problems<CardValues> {
+/** `askName`: the merchant asks for the name on the card (issue 14 §3); otherwise there is no field. */
+export function cardProblems(v: CardValues, askName: boolean): Problems<CardValues> {
   const brand = brandOf(digitsOf(v.number));
   return {
     number: cardNumberProblem(v.number),
     expiry: expiryProblem(v.expiry),
     cvv: cvvProblem(v.cvv, brand.cvvSize),
-    name: v.name.trim() === '' ? { key: 'errNameRequired' } : undefined,
+    name: askName && v.name.trim() === '' ? { key: 'errNameRequired' } : undefined,
   };
 }
 

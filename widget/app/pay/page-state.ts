@@ -54,6 +54,8 @@ const SESSION_FIELDS: Record<keyof WidgetSession, Check> = {
   locale: strOrNull,
   embedOrigins: list(str),
   threeDSecure: (v) => typeof v === 'boolean',
+  returnMode: (v) => v === 'immediate' || v === 'confirmation',
+  nameOnCardRequired: (v) => typeof v === 'boolean',
   shopper: obj({ email: strOrNull, firstName: strOrNull, lastName: strOrNull, zipCode: strOrNull }),
   backUrl: strOrNull,
   description: strOrNull,

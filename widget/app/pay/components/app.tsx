@@ -202,6 +202,11 @@ export function App({ token, params, embed, initial }: Props) {
           fresh: d.status === 'succeeded',
         });
         embed?.send(successMessage(d.receipt, d.status));
+        // The hosted page goes straight back to the merchant unless it keeps a confirmation (issue
+        // 14 §9). assign, not replace: Back from the store lands on this page, which shows the
+        // receipt of the paid session. An embedded form never navigates: the host page decides.
+        if (!embed && d.redirectUrl && d.status === 'succeeded' && session?.returnMode !== 'confirmation')
+          window.location.assign(d.redirectUrl);
       }
       return;
     }
@@ -367,7 +372,6 @@ export function App({ token, params, embed, initial }: Props) {
           redirectUrl={embed ? null : screen.redirectUrl}
           merchant={merchant}
           fresh={screen.fresh}
-          autoRedirect={!embed}
         />
       );
       break;
@@ -456,6 +460,7 @@ export function App({ token, params, embed, initial }: Props) {
           ) : null}
           <div hidden={current !== 'card' || walletOpen}>
             <CardForm
+              askName={s.nameOnCardRequired}
               initialName={name}
               initialZip={s.shopper.zipCode ?? ''}
               saveFor={s.shopper.email}

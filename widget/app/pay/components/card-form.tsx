@@ -27,6 +27,8 @@ function maskEmail(email: string): string {
 }
 
 interface Props {
+  /** The merchant asks for the name on the card (issue 14 §3, off by default): else no field. */
+  askName: boolean;
   initialName: string;
   initialZip: string;
   /** The session's e-mail when the card may be saved to that shopper's wallet; else null. */
@@ -52,6 +54,7 @@ function reformat(el: HTMLInputElement, format: (v: string) => string): string {
 }
 
 export function CardForm({
+  askName,
   initialName,
   initialZip,
   saveFor,
@@ -70,7 +73,7 @@ export function CardForm({
     validate,
   } = useFormState<CardValues>(
     { number: '', expiry: '', cvv: '', name: initialName, zip: initialZip },
-    cardProblems,
+    (values) => cardProblems(values, askName),
     serverProblems,
     onInvalid,
   );
@@ -87,7 +90,7 @@ export function CardForm({
         number: digitsOf(v.number),
         expiry: v.expiry.replace(/\s/g, ''),
         cvv: v.cvv,
-        name: v.name.trim(),
+        ...(askName ? { name: v.name.trim() } : {}),
       },
       ...(v.zip.trim() ? { billing: { zip: v.zip.trim() } } : {}),
       ...(save ? { saveCard: true } : {}),
@@ -165,16 +168,19 @@ export function CardForm({
           onBlur={blur('cvv')}
         />
       </div>
-      <Field
-        id="cc-name"
-        label={t('nameOnCard')}
-        autocomplete="cc-name"
-        value={v.name}
-        maxLength={100}
-        problem={shown('name')}
-        onInput={(e) => set('name', e.currentTarget.value)}
-        onBlur={blur('name')}
-      />
+      {askName ? (
+        <Field
+          id="cc-name"
+          label={t('nameOnCard')}
+          autocomplete="cc-name"
+          required
+          value={v.name}
+          maxLength={100}
+          problem={shown('name')}
+          onInput={(e) => set('name', e.currentTarget.value)}
+          onBlur={blur('name')}
+        />
+      ) : null}
       <Field
         id="postal-code"
         label={`${t('zip')} (${t('optional')})`}

@@ -1,18 +1,13 @@
 /**
- * The receipt, and the way back to the merchant: a "Return to …" link to the signed ReturnUrl,
- * followed automatically after a visible countdown the shopper can stop (full page only; in embed
- * mode the host page decides what happens next).
+ * The receipt, and the way back to the merchant: a "Return to …" link to the signed ReturnUrl (full
+ * page only; in embed mode the host page decides what happens next). Whether the page goes back by
+ * itself is the merchant's setting (issue 14 §9, app.tsx): at once, or only when the shopper
+ * chooses this link — never after a countdown.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { Receipt as ReceiptData } from '../../../../shared/checkout/index.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
-
-/**
- * Long enough for anyone to stop it (WCAG 2.2.1: at least 20 s to extend a time limit with a simple
- * action, here "Stay on this page"); the "Return to …" button goes at once.
- */
-const COUNTDOWN_S = 20;
 
 interface Props {
   receipt: ReceiptData;
@@ -20,25 +15,14 @@ interface Props {
   merchant: string | null;
   /** Paid just now on this page (not a reload of a paid session). */
   fresh: boolean;
-  autoRedirect: boolean;
 }
 
-export function Receipt({ receipt, redirectUrl, merchant, fresh, autoRedirect }: Props) {
+export function Receipt({ receipt, redirectUrl, merchant, fresh }: Props) {
   const { t, lang } = useI18n();
-  const [left, setLeft] = useState<number | null>(fresh && autoRedirect && redirectUrl ? COUNTDOWN_S : null);
   const heading = useRef<HTMLHeadingElement>(null);
   const name = merchant ?? receipt.merchantName ?? t('theMerchant');
 
   useEffect(() => heading.current?.focus(), []);
-  useEffect(() => {
-    if (left === null || !redirectUrl) return;
-    if (left <= 0) {
-      window.location.assign(redirectUrl);
-      return;
-    }
-    const id = setTimeout(() => setLeft((n) => (n === null ? null : n - 1)), 1000);
-    return () => clearTimeout(id);
-  }, [left, redirectUrl]);
 
   // A bank debit is not a card and has no approval code; it settles over days (issue 14 §5).
   const ach = receipt.method === 'ach';
@@ -78,14 +62,6 @@ export function Receipt({ receipt, redirectUrl, merchant, fresh, autoRedirect }:
           <a class="pf-button" href={redirectUrl}>
             {t('returnTo', { merchant: name })}
           </a>
-          {left !== null && left > 0 ? (
-            <p role="timer" class="pf-countdown">
-              {t('redirecting', { merchant: name, n: left })}{' '}
-              <button type="button" class="pf-link" onClick={() => setLeft(null)}>
-                {t('stayHere')}
-              </button>
-            </p>
-          ) : null}
         </div>
       ) : null}
     </section>

@@ -89,8 +89,6 @@ export const en = {
   rTransaction: 'Transaction',
   returnTo: 'Return to {merchant}',
   theMerchant: 'the store',
-  redirecting: 'Returning to {merchant} in {n} s…',
-  stayHere: 'Stay on this page',
   useSaved: 'Use a saved card',
   walletIntro: 'We will send a one-time code to your e-mail to show your saved cards.',
   sendCode: 'Send code',

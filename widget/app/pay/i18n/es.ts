@@ -91,8 +91,6 @@ export const messages: Messages = {
   rTransaction: 'Transacción',
   returnTo: 'Volver a {merchant}',
   theMerchant: 'la tienda',
-  redirecting: 'Volviendo a {merchant} en {n} s…',
-  stayHere: 'Quedarme en esta página',
   useSaved: 'Usar una tarjeta guardada',
   walletIntro:
     'Le enviaremos un código de un solo uso a su correo electrónico para mostrar sus tarjetas guardadas.',
