@@ -24,7 +24,7 @@ function rethrow(err: unknown): never {
 
 const MERCHANT_USAGE =
   'Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json] | ' +
-  'payframe merchant update --merchant <id> [options] | ' +
+  'payframe merchant update --merchant <id> [options] | payframe merchant list [--json] | ' +
   'payframe merchant roll-key|disable|enable --merchant <id> [--json]';
 
 /** `merchant roll-key`, `merchant disable`, `merchant enable`: a change to an existing merchant. */
@@ -57,8 +57,50 @@ async function merchantChange(sub: 'roll-key' | 'disable' | 'enable', rest: stri
   }
 }
 
+/** `merchant list`: every merchant with the origins that may frame its checkout, and its state. */
+async function merchantList(rest: string[], out: Output) {
+  parseArgs({ args: rest, strict: true, options: { json: { type: 'boolean' } } });
+  const config = commandConfig();
+  const db = await openCommandDatabase(config);
+  try {
+    const { deps } = await commandGateway(config, db);
+    const { rows } = await db.query<{ id: string }>('select id from merchants order by id');
+    const merchants = [];
+    for (const { id } of rows) {
+      const record = await deps.merchants.record(db, id);
+      if (!record) continue; // removed meanwhile
+      const { merchant, disabled } = record;
+      merchants.push({
+        merchantId: merchant.id,
+        name: merchant.name,
+        businessName: merchant.businessName,
+        origins: merchant.origins,
+        website: merchant.website,
+        disabled,
+      });
+    }
+    out.result(
+      { merchants },
+      merchants.length === 0
+        ? ['No merchants.']
+        : merchants.map(
+            (m) =>
+              `${m.merchantId}  ${m.businessName ?? m.name}${m.disabled ? ' (disabled)' : ''}  origins: ${
+                m.origins.length ? m.origins.join(', ') : '(none)'
+              }`,
+          ),
+    );
+  } finally {
+    await db.close();
+  }
+}
+
 export async function merchantCommand(args: string[], out: Output): Promise<undefined> {
   const [sub, ...rest] = args;
+  if (sub === 'list') {
+    await merchantList(rest, out);
+    return undefined;
+  }
   if (sub === 'update') {
     await merchantUpdate(rest, out);
     return undefined;

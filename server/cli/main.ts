@@ -3,7 +3,7 @@
  *
  *   payframe serve            start the server (what `npm start` runs); --role all|gateway|checkout
  *   payframe migrate          apply database migrations and exit
- *   payframe merchant create  create a merchant (id + TransactionKey); update, roll-key, disable, enable
+ *   payframe merchant create  create a merchant (id + TransactionKey); update, list, roll-key, disable, enable
  *   payframe session create   create a checkout session (token + URL)
  *   payframe user create      create a merchant user (Login), password from standard input
  *   payframe keys rotate      re-encrypt stored secrets under the current CARD_ENCRYPTION_KEY
@@ -40,6 +40,8 @@ Commands:
               Change a merchant: --origin replaces the whole list of registered origins; an
               empty value ("") clears website, logo, e-mail or phone. Values are checked as
               for create
+  merchant list
+              List the merchants: id, name, registered origins, disabled or not
   merchant roll-key --merchant <id>
               Replace a merchant's TransactionKey (the old one stops working; the new one is shown once)
   merchant disable|enable --merchant <id>
