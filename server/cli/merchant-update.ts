@@ -1,7 +1,9 @@
 /**
  * `payframe merchant update --merchant <id> …` (issue 14 §13): changes what a merchant set up
  * wrongly without recreating it — its registered origins (the list that frames the widget and that
- * every ReturnUrl must be on), website, logo, display name, contacts, payment methods, 3-D Secure.
+ * every ReturnUrl must be on), website, logo, display name, contacts, payment methods, 3-D Secure —
+ * and its checkout settings: where the hosted page goes after paying, whether the card form asks
+ * for the name on the card (issue 14 §9, §3; docs/merchant-guide.md "Checkout settings").
  * The gateway's merchant store checks every value (merchant-fields.ts) as for `merchant create`.
  * An empty value clears an optional field. Running instances on PostgreSQL hear of the change through
  * the database (merchant-cache.ts, docs/gateway.md); on PGlite a running server is handed the command
@@ -25,11 +27,15 @@ export const MERCHANT_UPDATE_OPTIONS = {
   methods: { type: 'string' },
   '3ds': { type: 'boolean' },
   'no-3ds': { type: 'boolean' },
+  'return-mode': { type: 'string' },
+  'name-on-card': { type: 'boolean' },
+  'no-name-on-card': { type: 'boolean' },
 } as const;
 
 export const MERCHANT_UPDATE_USAGE =
   'Usage: payframe merchant update --merchant <id> [--origin <url>]... [--website <url>] [--logo-url <url>] ' +
-  '[--business-name <name>] [--email <e>] [--phone <p>] [--methods card,ach] [--3ds|--no-3ds] [--json]';
+  '[--business-name <name>] [--email <e>] [--phone <p>] [--methods card,ach] [--3ds|--no-3ds] ' +
+  '[--return-mode immediate|confirmation] [--name-on-card|--no-name-on-card] [--json]';
 
 const orNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v);
 
@@ -44,9 +50,17 @@ export function changesOf(values: {
   methods?: string;
   '3ds'?: boolean;
   'no-3ds'?: boolean;
+  'return-mode'?: string;
+  'name-on-card'?: boolean;
+  'no-name-on-card'?: boolean;
 }): MerchantChanges {
   if (values['3ds'] && values['no-3ds'])
     throw new CliError('invalid_arguments', '--3ds and --no-3ds contradict each other.', 2);
+  if (values['name-on-card'] && values['no-name-on-card'])
+    throw new CliError('invalid_arguments', '--name-on-card and --no-name-on-card contradict each other.', 2);
+  const mode = values['return-mode'];
+  if (mode !== undefined && mode !== 'immediate' && mode !== 'confirmation')
+    throw new CliError('invalid_arguments', "--return-mode must be 'immediate' or 'confirmation'.", 2);
   const changes: MerchantChanges = {
     // --origin replaces the whole list: `--origin a --origin b` registers exactly a and b.
     origins: values.origin,
@@ -59,6 +73,8 @@ export function changesOf(values: {
       ? (values.methods.split(',').map((m) => m.trim()) as MerchantChanges['paymentMethods'])
       : undefined,
     threeDsEnrolled: values['3ds'] ? true : values['no-3ds'] ? false : undefined,
+    returnMode: mode,
+    nameOnCardRequired: values['name-on-card'] ? true : values['no-name-on-card'] ? false : undefined,
   };
   if (Object.values(changes).every((v) => v === undefined))
     throw new CliError('invalid_arguments', `Nothing to change. ${MERCHANT_UPDATE_USAGE}`, 2);
@@ -89,12 +105,16 @@ export async function merchantUpdate(args: string[], out: Output): Promise<void>
         logoUrl: merchant.logoUrl,
         paymentMethods: merchant.paymentMethods,
         threeDsEnrolled: merchant.threeDsEnrolled,
+        returnMode: merchant.returnMode,
+        nameOnCardRequired: merchant.nameOnCardRequired,
       },
       [
         `Merchant ${merchant.id} updated: ${merchant.businessName ?? merchant.name}`,
         `Origins: ${merchant.origins.length ? merchant.origins.join(', ') : '(none: no page can embed the checkout)'}`,
         `Website: ${merchant.website ?? '(none)'}`,
         `Logo: ${merchant.logoUrl ?? '(none)'}`,
+        `After paying: ${merchant.returnMode === 'confirmation' ? 'the receipt until the shopper returns' : 'back to the ReturnUrl at once'}`,
+        `Name on card: ${merchant.nameOnCardRequired ? 'asked' : 'not asked'}`,
       ],
     );
   } finally {

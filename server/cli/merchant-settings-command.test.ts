@@ -1,0 +1,81 @@
+/**
+ * `payframe merchant update --return-mode … --name-on-card|--no-name-on-card` (issue 14 §9, §3)
+ * through the real command on a PGlite data directory: the defaults a new merchant has, each
+ * setting changed alone, and values the command refuses before touching the database.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openPglite } from '../db/pglite.ts';
+import { tempDir } from '../testing/databases.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
+
+function payframe(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('payframe merchant update: checkout settings', () => {
+  it(
+    'sets the return mode and the name on card, each alone, and refuses what it does not know',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const env = { DATA_DIR: tempDir() };
+      const created = JSON.parse(
+        (await payframe(['merchant', 'create', '--name', 'Settings Shop', '--json'], env)).stdout,
+      );
+      const stored = async () => {
+        const db = await openPglite(env.DATA_DIR);
+        try {
+          const { rows } = await db.query<{ mode: string; name: boolean }>(
+            'select return_mode as mode, name_on_card_required as name from merchants where id = $1',
+            [created.merchantId],
+          );
+          return rows[0];
+        } finally {
+          await db.close();
+        }
+      };
+      expect(await stored()).toEqual({ mode: 'immediate', name: false });
+
+      const update = (...options: string[]) =>
+        payframe(['merchant', 'update', '--merchant', created.merchantId, ...options, '--json'], env);
+      const confirmation = await update('--return-mode', 'confirmation');
+      expect(confirmation.code, confirmation.stdout + confirmation.stderr).toBe(0);
+      expect(JSON.parse(confirmation.stdout)).toMatchObject({
+        returnMode: 'confirmation',
+        nameOnCardRequired: false,
+      });
+      const named = await update('--name-on-card');
+      expect(JSON.parse(named.stdout)).toMatchObject({
+        returnMode: 'confirmation',
+        nameOnCardRequired: true,
+      });
+      expect(await stored()).toEqual({ mode: 'confirmation', name: true });
+
+      const back = await update('--return-mode', 'immediate', '--no-name-on-card');
+      expect(JSON.parse(back.stdout)).toMatchObject({ returnMode: 'immediate', nameOnCardRequired: false });
+
+      for (const bad of [
+        ['--return-mode', 'countdown'],
+        ['--name-on-card', '--no-name-on-card'],
+      ]) {
+        const refused = await update(...bad);
+        expect(refused.code).toBe(2);
+        expect(JSON.parse(refused.stdout).error.code).toBe('invalid_arguments');
+      }
+      expect(await stored()).toEqual({ mode: 'immediate', name: false });
+    },
+  );
+});
