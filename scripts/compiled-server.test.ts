@@ -152,6 +152,33 @@ describe('the compiled server', () => {
       expect((await fetch(`${base}/`)).status).toBe(200);
     });
 
+    it('takes the compiled `payframe` command’s merchant update over DATA_DIR/cli.sock while it runs', async () => {
+      expect(fs.lstatSync(path.join(dataDir, 'cli.sock')).mode & 0o777).toBe(0o600);
+      const { merchantId } = JSON.parse(
+        fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8'),
+      ) as {
+        merchantId: string;
+      };
+      const payframe = (...args: string[]) =>
+        run(process.execPath, ['--preserve-symlinks', 'bin/payframe.js', ...args], { cwd: app, env: env() });
+      const updated = await payframe(
+        'merchant',
+        'update',
+        '--merchant',
+        merchantId,
+        '--origin',
+        'https://shop.example',
+        '--json',
+      );
+      expect(JSON.parse(updated.stdout)).toMatchObject({ merchantId, origins: ['https://shop.example'] });
+      const listed = JSON.parse((await payframe('merchant', 'list', '--json')).stdout) as {
+        merchants: { merchantId: string; origins: string[] }[];
+      };
+      expect(listed.merchants).toEqual([
+        expect.objectContaining({ merchantId, origins: ['https://shop.example'] }),
+      ]);
+    }, 60_000);
+
     // Last: it stops the server, whose data directory the command then opens.
     it('runs the `payframe` command compiled when tsx is not installed', async () => {
       const exited = new Promise((resolve) => server.once('exit', resolve));
