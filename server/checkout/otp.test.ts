@@ -155,6 +155,8 @@ describe.each(databaseTargets())('wallet one-time codes ($name)', (target) => {
       cardType: expect.any(String),
       nameOnCard: 'Ada Lovelace',
       displayName: expect.any(String),
+      // The gateway's 'MMYY' as month and four-digit year (issue 14 §6).
+      expiry: { month: 12, year: 2000 + Number(futureExpiry().slice(-2)) },
     });
 
     const removed = await post(token, 'remove', { tokenGuid: list[0]!.tokenGuid }, { wallet: walletToken });

@@ -7,6 +7,7 @@
  * browser, and the answer is the same whether or not the contact holds a wallet (OTP-7).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseExpiry } from '../../shared/card/expiry.ts';
 import { hasControlCharacters, SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
 import {
   normalEmail,
@@ -286,6 +287,8 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
           cardType: card.CardType ?? null,
           nameOnCard: card.NameOnCard ?? null,
           displayName: card.DisplayName ?? null,
+          // 'MMYY' from Payframe's gateway; absent from a Transaction Service without the field.
+          expiry: card.ExpirationDate ? parseExpiry(card.ExpirationDate) : null,
         };
       }),
     };

@@ -85,6 +85,9 @@ export const WalletCard = z.object({
   cardType: z.string().nullable(),
   nameOnCard: z.string().nullable(),
   displayName: z.string().nullable(),
+  expiry: z.object({ month: z.number().int(), year: z.number().int() }).nullable().meta({
+    description: "The card's expiry (month 1–12, four-digit year); null when the gateway did not say.",
+  }),
 });
 export type WalletCard = z.infer<typeof WalletCard>;
 

@@ -299,10 +299,13 @@ export const specTypes = [
       'string',
     ),
   ]),
-  complexType(
-    'StoredCardDetail',
-    fields(['TokenGuid', 'MaskedCardNumber', 'NameOnCard', 'CardType', 'DisplayName'], 'string'),
-  ),
+  complexType('StoredCardDetail', [
+    ...fields(['TokenGuid', 'MaskedCardNumber', 'NameOnCard', 'CardType', 'DisplayName'], 'string'),
+    // Payframe's addition (issue 14 §6): the card's expiry, 'MMYY' as CardDetail.ExpirationDate
+    // writes it. Appended last and optional, so a client generated from the spec's WSDL still reads
+    // the answer (an unknown trailing element), and one from Payframe's may find it absent.
+    field('ExpirationDate', 'string'),
+  ]),
   complexType(
     'VerificationResponse',
     fields(['OneTimePasswordForPhone', 'OneTimePasswordForEmail'], 'string'),

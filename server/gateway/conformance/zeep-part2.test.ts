@@ -167,9 +167,18 @@ for (const target of databaseTargets()) {
         CardType,
         ...more,
       });
-      const visa = card(x.guid, '4242', 'Visa', { NameOnCard: 'Jo Doe', DisplayName: 'Main card' });
+      // zeep reads the appended ExpirationDate from the WSDL (issue 14 §6): 'MMYY', the latest update's.
+      const yy = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
+      const visa = card(x.guid, '4242', 'Visa', {
+        NameOnCard: 'Jo Doe',
+        DisplayName: 'Main card',
+        ExpirationDate: `10${yy}`,
+      });
       const mcGuid = /TokenGuid=(\S+)$/.exec(x.savedMc.result.Message)![1]!;
-      const mc = card(mcGuid, '4444', 'Mastercard', { DisplayName: 'Mastercard ending in 4444' });
+      const mc = card(mcGuid, '4444', 'Mastercard', {
+        DisplayName: 'Mastercard ending in 4444',
+        ExpirationDate: '1131',
+      });
       expect(x.listed.result).toEqual([mc, visa]); // newest first; the declined card is not there
       expect(x.listedByPhone.result).toEqual([visa]);
       expect((x.listedRaw as string).replace(/<TokenGuid>[^<]*<\/TokenGuid>/g, '')).not.toMatch(/\d{5,}/);

@@ -105,11 +105,14 @@ describe.each(databaseTargets())('UpdateToken ($name)', (target) => {
         NameOnCard: 'Jo Doe',
         CardType: 'Visa',
         DisplayName: 'Travel',
+        ExpirationDate: `12${yy(3)}`,
       },
     ]);
     expect(
       (await saveCard(w, { TokenGuid: guid, CardEmail: s.email, ExpirationDate: `11/${yy(4)}` })).Status,
     ).toBe(true);
+    // The new expiry is the one listed.
+    expect((await storedCards(w, s.email))[0]?.ExpirationDate).toBe(`11${yy(4)}`);
     // The wrong contact, or none, finds nothing; so does another merchant (it did not create the entry).
     expect(
       (await saveCard(w, { TokenGuid: guid, CardEmail: 'other@example.com', DisplayName: 'x' })).Message,

@@ -44,6 +44,11 @@ describe.each(databaseTargets())('shopper wallet ($name)', (target) => {
     expect(reply.body).not.toMatch(/\d{13,}/);
     expect(shown).not.toMatch(/\d{5,}/);
     expect(reply.body).not.toContain('424242');
+    // The expiry (issue 14 §6) as CardDetail writes it, 'MMYY', the last element of the card.
+    const mmyy = futureExpiry().replace('/', '');
+    expect(reply.body).toContain(
+      `<DisplayName>Work card</DisplayName><ExpirationDate>${mmyy}</ExpirationDate>`,
+    );
     expect(await storedCards(w, s.email)).toEqual([
       {
         TokenGuid: saved.guid,
@@ -51,6 +56,7 @@ describe.each(databaseTargets())('shopper wallet ($name)', (target) => {
         NameOnCard: 'Jo Doe',
         CardType: 'Visa',
         DisplayName: 'Work card',
+        ExpirationDate: mmyy,
       },
     ]);
     // Nothing about the card under another contact, and never the CVV anywhere in the database.
@@ -207,6 +213,7 @@ describe.each(databaseTargets())('shopper wallet ($name)', (target) => {
         NameOnCard: 'J D',
         CardType: 'Visa',
         DisplayName: 'From Alpha',
+        ExpirationDate: '1240',
       },
     ]);
     // An invalid phone beside a valid e-mail is left out, not fatal.

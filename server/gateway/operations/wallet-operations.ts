@@ -8,6 +8,7 @@
  * contact with a one-time code; a merchant credential is `forbidden` (the wallet spans merchants).
  * Cards are shown by their last four digits only (PCI-341-1, shopper UI).
  */
+import { formatExpiryMMYY } from '../../../shared/card/expiry.ts';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
@@ -64,6 +65,8 @@ export async function getStoredCards(
     NameOnCard: c.nameOnCard ?? undefined,
     CardType: c.brand,
     DisplayName: c.displayName ?? `${c.brand} ending in ${c.last4}`,
+    // The vault's expiry, as CardDetail writes it (issue 14 §6): the shopper tells the cards apart.
+    ExpirationDate: formatExpiryMMYY({ month: c.expMonth, year: c.expYear }),
   }));
 }
 
