@@ -22,6 +22,19 @@ export interface PostgresOptions {
   schema?: string;
 }
 
+/**
+ * The client's socket, to cork around a pipelined BEGIN and the statement after it (`pg` corks the
+ * messages of one statement itself, the same way). Not part of `pg`'s typed interface: when a
+ * version lacks it, nothing is corked and the two messages go in two writes.
+ */
+function streamOf(client: pg.PoolClient): { cork(): void; uncork(): void } | null {
+  const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } })
+    .connection?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as { cork(): void; uncork(): void })
+    : null;
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
@@ -111,6 +124,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     types: typeParsers,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
+    pipeline: true,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
@@ -122,7 +136,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     schema: options.schema ?? 'public',
     query: queryable.query,
     exec: queryable.exec,
-    async transaction(fn) {
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
         let broken = false;
@@ -134,8 +148,23 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         };
         client.on('error', onError);
         try {
-          await client.query('begin');
-          const result = await fn(wrap(client));
+          // Pipelined (the pool's clients run in `pg`'s pipeline mode): BEGIN goes out with the
+          // transaction's first statement instead of a round trip of its own. The server runs them
+          // in order on this one connection, and BEGIN fails only when the connection does, so the
+          // statement never runs outside the transaction; its failure is still awaited below.
+          // Corked, the two leave in one write: fn sends its first statement before it first waits.
+          const stream = streamOf(client);
+          stream?.cork();
+          const begun = client.query('begin');
+          begun.catch(() => {});
+          let running: Promise<T>;
+          try {
+            running = fn(wrap(client));
+          } finally {
+            stream?.uncork();
+          }
+          const result = await running;
+          await begun;
           await client.query('commit');
           return result;
         } catch (err) {

@@ -1,0 +1,124 @@
+/**
+ * Round trips of a transaction on PostgreSQL, counted on the wire: a TCP relay between the pool and
+ * the server notes each time the client speaks again after the server has answered (a "turn"; what
+ * the client sends before the answer arrives is the same turn). BEGIN travels with the transaction's
+ * first statement, so n statements cost n + 1 turns (the last is COMMIT), not n + 2.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../config.ts';
+import type { Database } from './database.ts';
+import { openPostgres } from './postgres.ts';
+
+const url = testDatabaseUrl();
+
+interface Relay {
+  port: number;
+  /** Client turns since the last reset. */
+  turns(): number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function relay(target: URL): Promise<Relay> {
+  let turns = 0;
+  let lastFromServer = true;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk) => {
+      if (lastFromServer) turns++;
+      lastFromServer = false;
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      lastFromServer = true;
+      client.write(chunk);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    turns: () => turns,
+    reset: () => {
+      turns = 0;
+      lastFromServer = true;
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe.skipIf(!url)(
+  `round trips of a transaction (PostgreSQL)${url ? '' : ' (skipped: TEST_DATABASE_URL is not set)'}`,
+  () => {
+    let wire: Relay;
+    let db: Database;
+
+    beforeAll(async () => {
+      const target = new URL(url!);
+      wire = await relay(target);
+      const via = new URL(url!);
+      via.hostname = '127.0.0.1';
+      via.port = String(wire.port);
+      db = await openPostgres({ url: via.toString(), poolSize: 1 });
+    });
+    afterAll(async () => {
+      await db?.close();
+      await wire?.close();
+    });
+
+    it('one statement alone is one turn', async () => {
+      wire.reset();
+      await db.query('select $1::int as n', [1]);
+      expect(wire.turns()).toBe(1);
+    });
+
+    it('BEGIN goes with the first statement: two statements, three turns', async () => {
+      wire.reset();
+      const rows = await db.transaction(async (tx) => {
+        const a = await tx.query<{ n: number }>('select $1::int as n', [1]);
+        const b = await tx.query<{ n: number }>('select $1::int + 1 as n', [a.rows[0]!.n]);
+        return b.rows;
+      });
+      expect(rows).toEqual([{ n: 2 }]);
+      expect(wire.turns()).toBe(3);
+    });
+
+    it('a failing first statement rolls the transaction back and leaves the connection usable', async () => {
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('select 1 / 0');
+        }),
+      ).rejects.toMatchObject({ code: '22012' });
+      const { rows } = await db.query<{ open: boolean }>(
+        `select pg_current_xact_id_if_assigned() is null and now() = statement_timestamp() as open`,
+      );
+      expect(rows).toEqual([{ open: true }]);
+    });
+
+    it('what the transaction wrote is there after it, and nothing of a rolled back one', async () => {
+      await db.exec('create temporary table pipeline_probe (id int primary key)');
+      await db.transaction(async (tx) => {
+        await tx.query('insert into pipeline_probe values ($1)', [1]);
+      });
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('insert into pipeline_probe values ($1)', [2]);
+          await tx.query('insert into pipeline_probe values ($1)', [1]);
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      const { rows } = await db.query<{ id: number }>('select id from pipeline_probe order by id');
+      expect(rows).toEqual([{ id: 1 }]);
+    });
+  },
+);
