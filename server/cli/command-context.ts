@@ -7,7 +7,7 @@
  *   served      a running `payframe serve` on PGlite was handed the command over its command channel
  *               (handoff-server.ts): the command runs inside that server, on the server's
  *               configuration, open database and gateway (so its merchant cache forgets what the
- *               command changed), and "closing" leaves the server's database open.
+ *               command changed), and closing it (closeCommandDatabase) leaves it open.
  *
  * The served case is carried by an AsyncLocalStorage, so several handed-off commands can run at
  * once and the commands themselves need no parameter for it.
@@ -41,28 +41,25 @@ export function commandConfig(): Config {
   return served.getStore()?.config ?? loadConfig();
 }
 
-/** The server's database with a `close` that leaves it open (the command's `finally` calls it). */
-function borrowed(db: Database): Database {
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'close') return async () => {};
-      const value = Reflect.get(target, prop) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
 /**
- * The command's database: the server's when served; else the configured database opened (and
- * migrated) here. Opened here on PGlite, this process holds DATA_DIR's lock, so no server is
- * listening on the command socket: one left by a server killed with SIGKILL is removed.
+ * The command's database: the server's own when served (the very object, so the gateway's merchant
+ * cache, which follows one database, sees the command's reads and writes as the server's); else the
+ * configured database opened (and migrated) here. Opened here on PGlite, this process holds
+ * DATA_DIR's lock, so no server is listening on the command socket: one left by a server killed with
+ * SIGKILL is removed. Commands end with closeCommandDatabase, never `db.close()`.
  */
 export async function openCommandDatabase(config: Config): Promise<Database> {
   const context = served.getStore();
-  if (context) return borrowed(context.db);
+  if (context) return context.db;
   const db = await openDatabase(config);
   if (db.kind === 'pglite') removeStaleSocket(config.dataDir);
   return db;
+}
+
+/** Closes what openCommandDatabase opened; the server's database stays open. */
+export async function closeCommandDatabase(db: Database): Promise<void> {
+  if (served.getStore()?.db === db) return;
+  await db.close();
 }
 
 /** The gateway the command works through: the server's own when it has one. */

@@ -9,7 +9,13 @@ import { PayframeError } from '../errors.ts';
 import { checkoutUrl } from '../gateway/operations/hosted-payment-operations.ts';
 import { recordAudit, userResource } from '../gateway/users/audit.ts';
 import { createUser, passwordProblem } from '../gateway/users/user-store.ts';
-import { commandConfig, commandGateway, commandStdin, openCommandDatabase } from './command-context.ts';
+import {
+  closeCommandDatabase,
+  commandConfig,
+  commandGateway,
+  commandStdin,
+  openCommandDatabase,
+} from './command-context.ts';
 import { merchantUpdate } from './merchant-update.ts';
 import { CliError, type Output } from './output.ts';
 
@@ -53,7 +59,7 @@ async function merchantChange(sub: 'roll-key' | 'disable' | 'enable', rest: stri
       throw new CliError('not_found', `No merchant ${id}.`);
     out.result({ merchantId: id, disabled: sub === 'disable' }, [`Merchant ${id} ${sub}d.`]);
   } finally {
-    await db.close();
+    await closeCommandDatabase(db);
   }
 }
 
@@ -91,7 +97,7 @@ async function merchantList(rest: string[], out: Output) {
           ),
     );
   } finally {
-    await db.close();
+    await closeCommandDatabase(db);
   }
 }
 
@@ -163,7 +169,7 @@ export async function merchantCommand(args: string[], out: Output): Promise<unde
       ],
     );
   } finally {
-    await db.close();
+    await closeCommandDatabase(db);
   }
   return undefined;
 }
@@ -220,7 +226,7 @@ export async function sessionCommand(args: string[], out: Output): Promise<undef
       `Expires at ${session.expiresAt.toISOString()}`,
     ]);
   } finally {
-    await db.close();
+    await closeCommandDatabase(db);
   }
   return undefined;
 }
@@ -275,7 +281,7 @@ export async function userCommand(args: string[], out: Output): Promise<undefine
       `User ${user.username} created for merchant ${user.merchantId} (${user.merchantName}).`,
     ]);
   } finally {
-    await db.close();
+    await closeCommandDatabase(db);
   }
   return undefined;
 }

@@ -142,13 +142,3 @@ export function decode<T>(schema: z.ZodType<T>, line: string): T | null {
   const parsed = schema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
-
-/** Whether a version-less or other-version message came (told apart from a malformed one). */
-export function versionOf(line: string): unknown {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null ? (value as { v?: unknown }).v : undefined;
-  } catch {
-    return undefined;
-  }
-}

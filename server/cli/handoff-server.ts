@@ -33,7 +33,6 @@ import {
   SOCKET_PATH_MAX,
   type ServerMessage,
   StdinMessage,
-  versionOf,
 } from './handoff-protocol.ts';
 
 /** How long a connection may take to send its request, or its standard input when asked. */
@@ -216,28 +215,29 @@ function converse(
     lineReader(
       (line) => {
         if (state === 'request') {
-          const version = versionOf(line);
+          state = 'done'; // unless it is run below
+          const value = safeJson(line);
+          if (value === undefined) return refuse('invalid_request', 'not a JSON message');
+          const version =
+            typeof value === 'object' && value !== null ? (value as { v?: unknown }).v : undefined;
           if (version !== PROTOCOL_VERSION) {
-            refuse(
+            return refuse(
               'unsupported_version',
               `this server speaks version ${PROTOCOL_VERSION} of the command channel, the request ${
                 version === undefined ? 'named none' : `version ${JSON.stringify(version)}`
-              }: run the payframe command of the same Payframe as the server`,
+              }: run the payframe command of the same Payframe release as the server`,
             );
-            state = 'done';
-            return;
           }
-          const parsed = ClientMessage.safeParse(safeJson(line));
+          const parsed = ClientMessage.safeParse(value);
           if (!parsed.success || parsed.data.type !== 'run') {
             const issue = parsed.success ? 'the first message must be run' : parsed.error.issues[0]?.message;
-            refuse('invalid_request', `not a command this channel runs: ${issue}`);
-            state = 'done';
-            return;
+            return refuse('invalid_request', `not a command this channel runs: ${issue}`);
           }
           if (closing()) {
-            refuse('shutting_down', 'the server is shutting down; run the command again once it has stopped');
-            state = 'done';
-            return;
+            return refuse(
+              'shutting_down',
+              'the server is shutting down; run the command again once it has stopped',
+            );
           }
           run(parsed.data);
         } else if (state === 'stdin') {

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadVaultKeys, rotateVaultKeys } from '../gateway/vault/rotation.ts';
-import { commandConfig, openCommandDatabase } from './command-context.ts';
+import { closeCommandDatabase, commandConfig, openCommandDatabase } from './command-context.ts';
 import { CliError, type Output } from './output.ts';
 
 const USAGE = 'Usage: payframe keys rotate [--batch-size <rows>] [--json]';
@@ -45,7 +45,7 @@ export async function keysCommand(args: string[], out: Output): Promise<undefine
         : 'Some rows were written under an earlier key meanwhile (an instance not yet on the current key?): run again.',
     ]);
   } finally {
-    await db.close();
+    await closeCommandDatabase(db);
   }
   return undefined;
 }

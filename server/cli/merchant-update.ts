@@ -12,7 +12,12 @@
 import { parseArgs } from 'node:util';
 import { PayframeError } from '../errors.ts';
 import type { MerchantChanges } from '../gateway/merchants/merchant-store.ts';
-import { commandConfig, commandGateway, openCommandDatabase } from './command-context.ts';
+import {
+  closeCommandDatabase,
+  commandConfig,
+  commandGateway,
+  openCommandDatabase,
+} from './command-context.ts';
 import { CliError, type Output } from './output.ts';
 
 export const MERCHANT_UPDATE_OPTIONS = {
@@ -118,6 +123,6 @@ export async function merchantUpdate(args: string[], out: Output): Promise<void>
       ],
     );
   } finally {
-    await db.close();
+    await closeCommandDatabase(db);
   }
 }
