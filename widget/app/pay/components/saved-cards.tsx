@@ -2,8 +2,10 @@
  * Saved cards behind a one-time code (DESIGN.md §9, docs/merchant-guide.md "Saved cards"): the code
  * goes to the session's own contact (shown masked), the shopper types it, the wallet credential it
  * unlocks lists the cards; the CVV is typed again. A new code can be asked for after a visible delay.
- * Each card says its brand and last four once (its own name only when the shopper gave it one), and
- * can be removed from the wallet after a confirmation (issue 14 §6).
+ * Each card says its brand, last four and expiry once (its own name only when the shopper gave it
+ * one), and can be removed from the wallet after a confirmation (issue 14 §6). A card that has
+ * expired (the gateway leaves those out; one can run out while the page is open) is marked and
+ * cannot be chosen, as Stripe's and Adyen's saved-card lists do; Remove still works on it.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -11,7 +13,7 @@ import type { PayBody, WalletCard } from '../../../../shared/checkout/index.ts';
 import type { SessionApi } from '../api.ts';
 import { cvvProblem, digitsOf, type Problem } from '../card.ts';
 import { useI18n } from '../i18n/context.ts';
-import { cardLabel } from '../wallet-label.ts';
+import { cardExpired, cardLabel, expiryText } from '../wallet-label.ts';
 import { Field, focusFirstInvalid, focusSoon } from './field.tsx';
 
 const RESEND_AFTER_S = 30;
@@ -29,6 +31,9 @@ type Step =
   | { kind: 'send-failed'; rateLimited: boolean }
   | { kind: 'code'; verificationId: string; to: string }
   | { kind: 'cards'; wallet: string; cards: WalletCard[] };
+
+/** The cards that can still pay (see cardExpired), in the list's order. */
+const usable = (cards: WalletCard[]) => cards.filter((c) => !cardExpired(c, new Date()));
 
 export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Props) {
   const { t } = useI18n();
@@ -93,7 +98,7 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
     const cards = await api.cards(wallet);
     setVerifying(false);
     const list = cards.ok ? cards.data.cards : [];
-    setChosen(list[0]?.tokenGuid ?? '');
+    setChosen(usable(list)[0]?.tokenGuid ?? '');
     setStep({ kind: 'cards', wallet, cards: list });
   };
 
@@ -104,13 +109,13 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
     setRemoveFailed(!res.ok);
     if (!res.ok) return;
     const cards = step.cards.filter((c) => c.tokenGuid !== tokenGuid);
-    if (chosen === tokenGuid) setChosen(cards[0]?.tokenGuid ?? '');
+    if (chosen === tokenGuid) setChosen(usable(cards)[0]?.tokenGuid ?? '');
     setStep({ ...step, cards });
     // The removed card's controls are gone: the list (or the message that it is empty) next.
     focusSoon('.pf-wallet input[name=saved-card], .pf-wallet [role=status]');
   };
 
-  const card = step.kind === 'cards' ? step.cards.find((c) => c.tokenGuid === chosen) : undefined;
+  const card = step.kind === 'cards' ? usable(step.cards).find((c) => c.tokenGuid === chosen) : undefined;
   const cvvSize = /amex|american/i.test(card?.cardType ?? '') ? 4 : 3;
   const cvvErr = cvvTouched ? cvvProblem(cvv, cvvSize) : undefined;
 
@@ -172,16 +177,21 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
               <legend>{t('savedCards')}</legend>
               {step.cards.map((c) => {
                 const label = cardLabel(c);
+                const date = expiryText(c);
+                const expired = cardExpired(c, new Date());
                 return (
-                  <div class="pf-check pf-saved" key={c.tokenGuid}>
+                  <div class={`pf-check pf-saved${expired ? ' pf-saved-expired' : ''}`} key={c.tokenGuid}>
                     <input
                       type="radio"
                       name="saved-card"
                       id={`saved-${c.tokenGuid}`}
-                      checked={chosen === c.tokenGuid}
+                      checked={!expired && chosen === c.tokenGuid}
+                      disabled={expired}
                       onChange={() => setChosen(c.tokenGuid)}
                     />
-                    <label for={`saved-${c.tokenGuid}`}>{label}</label>
+                    <label for={`saved-${c.tokenGuid}`}>
+                      {date ? t(expired ? 'cardExpired' : 'cardExpires', { card: label, date }) : label}
+                    </label>
                     {removing === c.tokenGuid ? (
                       <span role="group" aria-label={t('removeQuestion', { card: label })} class="pf-remove">
                         <span aria-hidden="true">{t('removeQuestion', { card: label })} </span>

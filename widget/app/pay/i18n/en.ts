@@ -111,6 +111,8 @@ export const en = {
   removeYes: 'Yes, remove it',
   removeNo: 'Keep it',
   errRemove: 'We could not remove this card. Please try again.',
+  cardExpires: '{card}, expires {date}',
+  cardExpired: '{card}, expired {date}',
   errWalletExpired: 'Your saved cards are locked again. Ask for a new code to use them.',
 } satisfies Record<string, string>;
 

@@ -113,6 +113,8 @@ export const messages: Messages = {
   removeYes: 'Sí, eliminarla',
   removeNo: 'Conservarla',
   errRemove: 'No pudimos eliminar esta tarjeta. Inténtelo de nuevo.',
+  cardExpires: '{card}, vence {date}',
+  cardExpired: '{card}, venció {date}',
   errWalletExpired: 'Sus tarjetas guardadas están bloqueadas de nuevo. Pida un código nuevo para usarlas.',
 };
 
