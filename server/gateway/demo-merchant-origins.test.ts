@@ -1,6 +1,6 @@
 /**
  * The merchant guide ("Which origins are registered") names exactly the origins the demo merchant
- * gets on first start with the default configuration (issue 14 §13).
+ * gets on first start with the default configuration (issue 14 §13), and its checkout settings (§9).
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,5 +28,11 @@ describe.each(databaseTargets())('the demo merchant’s origins ($name)', (targe
       .split('\n\n')[0]!
       .replace(/\s+/g, ' ');
     expect(section).toContain(`has exactly \`${demo!.origins[0]}\` and \`${demo!.origins[1]}\``);
+    // It keeps the confirmation after paying and asks no name on the card (issue 14 §9, §3).
+    const merchant = await deps.merchants.get(db, demo!.merchantId);
+    expect(merchant).toMatchObject({ returnMode: 'confirmation', nameOnCardRequired: false });
+    expect(GUIDE.replace(/\s+/g, ' ')).toContain(
+      'The demo merchant that `npm start` creates keeps the confirmation',
+    );
   });
 });
