@@ -6,11 +6,14 @@
  * the command's output but never the server's log.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startPayframe } from '../crash/harness.ts';
+import { testDatabaseUrl } from '../config.ts';
+import { randomKey, type ServerProcess, startPayframe } from '../crash/harness.ts';
 import { tempDir } from '../testing/databases.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
@@ -21,10 +24,15 @@ interface Run {
   stderr: string;
 }
 
-function payframe(args: string[], dataDir: string, stdin = ''): Promise<Run> {
+function payframe(
+  args: string[],
+  dataDir: string,
+  stdin = '',
+  env: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -263,3 +271,68 @@ describe('a locked DATA_DIR whose process takes no commands', () => {
     expect(fs.existsSync(socket)).toBe(true); // not ours to remove while another process holds the lock
   });
 });
+
+const adminUrl = testDatabaseUrl();
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!adminUrl)(
+  `on PostgreSQL${adminUrl ? '' : ' (skipped: TEST_DATABASE_URL is not set)'}`,
+  () => {
+    const name = `payframe_handoff_${crypto.randomBytes(6).toString('hex')}`;
+    let server: ServerProcess | undefined;
+
+    afterAll(async () => {
+      await server?.stop();
+      await admin(`drop database if exists ${name} with (force)`);
+    }, 30_000);
+
+    it(
+      'has no socket: the command opens the database itself while the server runs',
+      { timeout: 180_000 },
+      async () => {
+        await admin(`create database ${name}`);
+        const url = new URL(adminUrl!);
+        url.pathname = `/${name}`;
+        const dataDir = tempDir('handoff-pg-');
+        const env = {
+          DATABASE_URL: url.toString(),
+          CARD_ENCRYPTION_KEY: randomKey(),
+          DATABASE_POOL_SIZE: '4',
+        };
+        server = await startPayframe({ ...env, DATA_DIR: dataDir });
+        expect(fs.existsSync(path.join(dataDir, 'cli.sock'))).toBe(false);
+        const { merchantId, transactionKey } = JSON.parse(
+          fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8'),
+        ) as { merchantId: string; transactionKey: string };
+
+        const updated = await payframe(
+          ['merchant', 'update', '--merchant', merchantId, '--origin', 'https://pg-shop.example', '--json'],
+          dataDir,
+          '',
+          env,
+        );
+        expect(updated.stderr).toBe('');
+        expect(updated.code).toBe(0);
+        // The server hears of the change through the database (a notification; at most 10 s).
+        const deadline = Date.now() + 15_000;
+        let status = 0;
+        while (Date.now() < deadline) {
+          status = (await createSession(server.url, merchantId, transactionKey, 'https://pg-shop.example/t'))
+            .status;
+          if (status === 201) break;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        expect(status).toBe(201);
+      },
+    );
+  },
+);
