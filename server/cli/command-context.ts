@@ -23,8 +23,8 @@ import { commandSocketPath } from './handoff-protocol.ts';
 export interface ServedContext {
   config: Config;
   db: Database;
-  /** The server's gateway (roles `all` and `gateway`); null in the checkout role. */
-  gateway: Gateway | null;
+  /** The server's gateway (roles `all` and `gateway`: a checkout-only server takes no commands). */
+  gateway: Gateway;
   /** The CLI's standard input up to its end (asked of the CLI when a command reads it). */
   readStdin(): Promise<string>;
 }
@@ -64,8 +64,7 @@ export async function closeCommandDatabase(db: Database): Promise<void> {
 
 /** The gateway the command works through: the server's own when it has one. */
 export async function commandGateway(config: Config, db: Database): Promise<Gateway> {
-  const gateway = served.getStore()?.gateway;
-  return gateway ?? openGateway(config, db);
+  return served.getStore()?.gateway ?? openGateway(config, db);
 }
 
 /** Standard input to its end: this process's, or the CLI's that handed the command over. */

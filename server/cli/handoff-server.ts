@@ -72,11 +72,15 @@ function listenPrivately(server: net.Server, path: string): Promise<void> {
 
 /**
  * Opens the command channel for a server on PGlite; null when there is none (PostgreSQL needs none:
- * commands open the database themselves) or it cannot be opened safely (logged).
+ * commands open the database themselves; a checkout-only server has no gateway to run them on) or
+ * it cannot be opened safely (logged).
  */
 export async function openCommandChannel(parts: CommandChannelParts): Promise<CommandChannel | null> {
   const { config, logger } = parts;
   if (config.databaseUrl || parts.db.kind !== 'pglite') return null;
+  // A checkout-only instance keeps no merchants: the commands are the gateway's.
+  const gateway = parts.gateway;
+  if (!gateway) return null;
   const path = commandSocketPath(config.dataDir);
   const unavailable = (reason: string) => {
     logger.warn({ socket: path, reason }, 'no command channel: `payframe` commands need this server stopped');
@@ -103,7 +107,7 @@ export async function openCommandChannel(parts: CommandChannelParts): Promise<Co
   const server = net.createServer((socket) => {
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
-    converse(socket, parts, () => closing, running);
+    converse(socket, { ...parts, gateway }, () => closing, running);
   });
   try {
     await listenPrivately(server, path);
@@ -143,7 +147,7 @@ export async function openCommandChannel(parts: CommandChannelParts): Promise<Co
 /** One connection: a run request, the command's output, its exit code. */
 function converse(
   socket: net.Socket,
-  parts: CommandChannelParts,
+  parts: CommandChannelParts & { gateway: Gateway },
   closing: () => boolean,
   running: Set<Promise<unknown>>,
 ): void {
