@@ -6,13 +6,9 @@
  * built from them, and the name on the card reaching the transaction — or its absence refused,
  * nothing charged, when the merchant asks for it.
  */
-import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../testing/app.ts';
-import { buildTestApp } from '../testing/app.ts';
 import { databaseTargets } from '../testing/databases.ts';
-import { remoteTransactionService } from './remote-port.ts';
 import {
   addMerchant,
   approvedTransactions,
@@ -21,8 +17,8 @@ import {
   cardBody,
   createSession,
   pay,
-  SERVICE_KEY,
   type WorldMerchant,
+  openRemoteCheckoutWorld,
 } from './testing/checkout-world.ts';
 
 type Wiring = 'in process' | 'over SOAP';
@@ -38,8 +34,7 @@ describe.each(cases)('merchant checkout settings ($name)', ({ target, wiring }) 
   let w: CheckoutWorld;
   /** The app that owns the gateway (and so its merchants). */
   let gatewayApp: TestApp;
-  let gatewayOnly: TestApp | undefined;
-  const soapCalls: string[] = [];
+  let soapCalls: string[] = [];
   let n = 0;
 
   beforeAll(async () => {
@@ -57,30 +52,13 @@ describe.each(cases)('merchant checkout settings ($name)', ({ target, wiring }) 
       };
       return;
     }
-    const env = { CARD_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') };
-    gatewayOnly = await buildTestApp(db, { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY, ...env });
-    gatewayOnly.app.addHook('onRequest', async (request) => {
-      const action = request.headers.soapaction;
-      if (typeof action === 'string') soapCalls.push(action.replace(/^"?.*\//, '').replace(/"$/, ''));
-    });
-    await gatewayOnly.app.listen({ port: 0, host: '127.0.0.1' });
-    const baseUrl = `http://127.0.0.1:${(gatewayOnly.app.server.address() as AddressInfo).port}`;
-    const { t, checkout } = await buildCheckoutApp(db, {
-      env,
-      wrapPort: () =>
-        remoteTransactionService({
-          baseUrl,
-          namespace: gatewayOnly!.config.soapNamespace,
-          serviceKey: SERVICE_KEY,
-        }),
-    });
-    gatewayApp = gatewayOnly;
-    const merchant = await addMerchant(gatewayOnly, db, 'Remote Setting Shop');
-    w = { db, t, app: t.app, checkout, merchant, close: () => t.close() };
+    const remote = await openRemoteCheckoutWorld(db, 'Remote Setting Shop');
+    gatewayApp = remote.gateway;
+    soapCalls = remote.soapCalls;
+    w = remote;
   });
   afterAll(async () => {
-    await w?.close(); // closes the database too
-    await gatewayOnly?.app.close();
+    await w?.close(); // closes the database (and the gateway's app) too
   });
 
   const newMerchant = () => addMerchant(gatewayApp, w.db, `Setting Shop ${++n}`);

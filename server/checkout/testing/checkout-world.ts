@@ -4,6 +4,7 @@
  * widget endpoints the way a merchant server and the widget do.
  */
 import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TransactionService } from '../../../shared/contract/service.ts';
 import type { Database } from '../../db/database.ts';
@@ -12,6 +13,7 @@ import type { CallContext } from '../../gateway/port.ts';
 import { buildTestApp, type TestApp } from '../../testing/app.ts';
 import type { Checkout } from '../checkout.ts';
 import type { CheckoutOptions } from '../deps.ts';
+import { remoteTransactionService } from '../remote-port.ts';
 
 export const SERVICE_KEY = 'service-key-for-checkout-tests-0123456789';
 export const SHOP_ORIGIN = 'https://shop.example';
@@ -85,6 +87,53 @@ export async function openCheckoutWorld(db: Database, options: WorldOptions = {}
   const { t, checkout } = await buildCheckoutApp(db, options);
   const merchant = await addMerchant(t, db, 'Alpha Outfitters', options.merchant);
   return { db, t, app: t.app, checkout, merchant, close: () => t.close() };
+}
+
+/** The split wiring in one process: a checkout app reaching a gateway app of its own over real SOAP. */
+export interface RemoteCheckoutWorld extends CheckoutWorld {
+  /** The app that owns the gateway (and so its merchants), listening on a loopback port. */
+  gateway: TestApp;
+  /** The SOAP operations the gateway was asked, in order (its SOAPAction headers). */
+  soapCalls: string[];
+}
+
+/**
+ * Both apps on one database, as two roles share one in production; the checkout reads the gateway
+ * only through `remoteTransactionService` with the service key. Closing closes both and the database.
+ */
+export async function openRemoteCheckoutWorld(
+  db: Database,
+  merchantName: string,
+): Promise<RemoteCheckoutWorld> {
+  // The in-process signer of the checkout app reads TransactionKeys under the same vault key.
+  const env = { CARD_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') };
+  const gateway = await buildTestApp(db, { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY, ...env });
+  const soapCalls: string[] = [];
+  gateway.app.addHook('onRequest', async (request) => {
+    const action = request.headers.soapaction;
+    if (typeof action === 'string') soapCalls.push(action.replace(/^"?.*\//, '').replace(/"$/, ''));
+  });
+  await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
+  const { t, checkout } = await buildCheckoutApp(db, {
+    env,
+    wrapPort: () =>
+      remoteTransactionService({ baseUrl, namespace: gateway.config.soapNamespace, serviceKey: SERVICE_KEY }),
+  });
+  const merchant = await addMerchant(gateway, db, merchantName);
+  return {
+    db,
+    t,
+    app: t.app,
+    checkout,
+    merchant,
+    gateway,
+    soapCalls,
+    close: async () => {
+      await t.close(); // closes the database too
+      await gateway.app.close();
+    },
+  };
 }
 
 export function sessionBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
