@@ -35,7 +35,6 @@ test('3-D Secure: a failed challenge, then Authenticate inside the page pays', a
   await page.getByRole('button', { name: /^Pay/ }).click();
   await bank.getByRole('button', { name: 'Authenticate' }).click();
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 10_000 });
-  await page.getByRole('button', { name: 'Stay on this page' }).click();
   const view = await merchantView(request, s.token);
   expect(view.status).toBe('paid');
   expect(view.maskedCard).toMatch(/3220$/);
@@ -90,7 +89,6 @@ test('pays from a bank account (ACH)', async ({ page, request }) => {
   await page.getByLabel(/I authorize Payframe Demo Store to debit \$25\.00/).check();
   await page.getByRole('button', { name: 'Pay $25.00' }).click();
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
-  await page.getByRole('button', { name: 'Stay on this page' }).click();
   expect((await merchantView(request, s.token)).status).toBe('paid');
 });
 
@@ -103,7 +101,6 @@ test('saved card: save it, then pay with it behind a one-time code; 5 wrong code
   await page.goto(`/pay/${first.token}`);
   await payCard(page, '5555555555554444', { save: true });
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
-  await page.getByRole('button', { name: 'Stay on this page' }).click();
 
   // Second purchase, same shopper.
   const shopper = { email: first.email, firstName: 'Ada', lastName: 'Lovelace' };
@@ -152,7 +149,6 @@ test('saved card: save it, then pay with it behind a one-time code; 5 wrong code
   await page.getByRole('textbox', { name: 'Security code' }).fill('123');
   await page.getByRole('button', { name: 'Pay $25.00' }).click();
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
-  await page.getByRole('button', { name: 'Stay on this page' }).click();
   const view = await merchantView(request, second.token);
   expect(view.status).toBe('paid');
   expect(view.maskedCard).toMatch(/4444$/);
