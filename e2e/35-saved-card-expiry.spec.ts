@@ -96,6 +96,9 @@ test('saved cards say brand, last four and expiry once each, at 320 px', async (
   await wallet.getByLabel('Security code').fill('123');
   await wallet.getByRole('button', { name: /^Pay/ }).click();
   await expectPaid(request, token);
+  // Its receipt names the saved card by its brand too (issue 14 §3).
+  await page.goto(`/pay/${token}`);
+  await expect(page.getByTestId('receipt-card')).toHaveText('Mastercard ••4444');
 });
 
 test('a card that has expired by the shopper’s clock is marked and cannot be chosen', async ({

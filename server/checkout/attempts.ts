@@ -32,6 +32,7 @@ function paymentOfRow(r: Row): Payment {
     transactionId: r.transaction_id === null ? null : String(r.transaction_id),
     approvalCode: (r.approval_code as string | null) ?? null,
     maskedCard: (r.masked_card as string | null) ?? null,
+    cardBrand: (r.card_brand as string | null | undefined) ?? null,
     method: (r.method as string | null) ?? null,
     amount: r.amount as string,
     currency: (r.currency as string | null) ?? null,
@@ -97,8 +98,9 @@ export async function recordPayment(
 ): Promise<Payment> {
   const inserted = await q.query(
     `insert into checkout_payments (session_token, attempt_id, merchant_id, merchant_name, transaction_id,
-       approval_code, masked_card, method, amount, currency, order_number, return_url, paid_at, redirect_signature)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       approval_code, masked_card, method, amount, currency, order_number, return_url, paid_at, redirect_signature,
+       card_brand)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      on conflict (session_token) do nothing returning *`,
     [
       payment.sessionToken,
@@ -115,6 +117,7 @@ export async function recordPayment(
       payment.returnUrl,
       payment.paidAt,
       payment.redirectSignature,
+      payment.cardBrand,
     ],
   );
   if (inserted.rows[0]) {
@@ -127,7 +130,7 @@ export async function recordPayment(
   const { rows } = await q.query(
     `update checkout_payments set transaction_id = coalesce(transaction_id, $2),
        approval_code = coalesce(approval_code, $3), masked_card = coalesce(masked_card, $4),
-       redirect_signature = coalesce(redirect_signature, $5)
+       redirect_signature = coalesce(redirect_signature, $5), card_brand = coalesce(card_brand, $6)
      where session_token = $1 returning *,
        (select idempotency_key from checkout_attempts a where a.id = checkout_payments.attempt_id) as idempotency_key`,
     [
@@ -136,6 +139,7 @@ export async function recordPayment(
       payment.approvalCode,
       payment.maskedCard,
       payment.redirectSignature,
+      payment.cardBrand,
     ],
   );
   return paymentOfRow(rows[0]!);

@@ -102,6 +102,7 @@ export function paymentOf(
     PaymentMethod?: 'Card' | 'Ach' | null;
     ApprovalCode?: string | null;
     MaskedCardNumber?: string | null;
+    CardBrand?: string | null;
     RedirectSignature?: string | null;
   },
   attemptKey: string | null,
@@ -114,6 +115,7 @@ export function paymentOf(
     transactionId: orNull(d.TransactionID),
     approvalCode: orNull(d.ApprovalCode),
     maskedCard: orNull(d.MaskedCardNumber),
+    cardBrand: d.PaymentMethod === 'Card' ? orNull(d.CardBrand) : null,
     method: d.PaymentMethod === 'Ach' ? 'ach' : d.PaymentMethod === 'Card' ? 'card' : null,
     paidAt: new Date(d.PaidAt),
     attemptKey,

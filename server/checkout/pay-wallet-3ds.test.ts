@@ -184,7 +184,10 @@ describe.each(databaseTargets())('pay API: 3-D Secure, saved cards, cancel ($nam
 
       const key = newKey();
       const paid = await pay(w.app, second, body, { key, headers: { 'x-payframe-wallet': wallet } });
-      expect(paid.json()).toMatchObject({ status: 'succeeded', receipt: { maskedCard: '•••• 4444' } });
+      expect(paid.json()).toMatchObject({
+        status: 'succeeded',
+        receipt: { maskedCard: '•••• 4444', cardBrand: 'Mastercard', method: 'card' },
+      });
       expect(await approvedTransactions(w.db, second)).toBe(1);
 
       // The answer was lost; the retry comes after the wallet credential ended with the session:

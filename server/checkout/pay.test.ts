@@ -49,6 +49,9 @@ describe.each(databaseTargets())('paying a checkout session ($name)', (target) =
       orderNumber: 'A-1001',
       merchantName: 'Alpha Outfitters',
       maskedCard: '•••• 4242',
+      // The brand from the gateway's typed CardBrand, for "Visa ••4242" (issue 14 §3).
+      cardBrand: 'Visa',
+      method: 'card',
     });
     expect(body.receipt.transactionId).toMatch(/^\d+$/);
     expect(body.receipt.approvalCode).toMatch(/^[0-9A-Z]{6}$/);
@@ -76,7 +79,7 @@ describe.each(databaseTargets())('paying a checkout session ($name)', (target) =
     });
     const paid = await pay(w.app, token, cardBody(TEST_CARDS.mastercard));
     expect(paid.json().status).toBe('succeeded');
-    expect(paid.json().receipt.maskedCard).toBe('•••• 4444');
+    expect(paid.json().receipt).toMatchObject({ maskedCard: '•••• 4444', cardBrand: 'Mastercard' });
     expect(await approvedTransactions(w.db, token)).toBe(1);
     const events = await w.db.query<{ type: string }>(
       'select type from checkout_webhook_events where session_token = $1 order by created_at',
@@ -88,7 +91,10 @@ describe.each(databaseTargets())('paying a checkout session ($name)', (target) =
   it('pays by bank account (ACH)', async () => {
     const token = await createSession(w);
     const res = await pay(w.app, token, achBody());
-    expect(res.json()).toMatchObject({ status: 'succeeded', receipt: { maskedCard: '•••• 6789' } });
+    expect(res.json()).toMatchObject({
+      status: 'succeeded',
+      receipt: { maskedCard: '•••• 6789', method: 'ach', cardBrand: null },
+    });
     expect(await approvedTransactions(w.db, token)).toBe(1);
   });
 
@@ -112,6 +118,7 @@ describe.each(databaseTargets())('paying a checkout session ($name)', (target) =
     const paid = (await pay(w.app, token, cardBody())).json();
     const view = (await w.app.inject({ method: 'GET', url: `/api/checkout/sessions/${token}` })).json();
     expect(view).toMatchObject({ status: 'paid', receipt: paid.receipt, redirectUrl: paid.redirectUrl });
+    expect(view.receipt.cardBrand).toBe('Visa'); // from GetCheckoutSession's CardBrand, kept on reload
   });
 
   it('an expired session cannot be paid: 409, nothing charged', async () => {

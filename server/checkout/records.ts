@@ -28,6 +28,8 @@ export interface Payment extends SessionSnapshot {
   transactionId: string | null;
   approvalCode: string | null;
   maskedCard: string | null;
+  /** The gateway's CardBrand ('Visa'…); null for a bank account or when the gateway did not say. */
+  cardBrand: string | null;
   method: string | null;
   paidAt: Date;
   /** The Idempotency-Key of the attempt that paid, when the checkout made it. */

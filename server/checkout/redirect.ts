@@ -27,6 +27,7 @@ export function receiptOf(p: Payment): Receipt {
     transactionId: p.transactionId,
     approvalCode: p.approvalCode,
     maskedCard: lastFour(p.maskedCard),
+    cardBrand: p.method === 'card' ? p.cardBrand : null,
     method: p.method === 'card' || p.method === 'ach' ? p.method : null,
     amount: p.amount,
     currency: p.currency,

@@ -276,11 +276,13 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
     expect(first.status, firstBody).toBe(200);
     const paid = JSON.parse(firstBody) as {
       status: string;
-      receipt: { transactionId: string; amount: string };
+      receipt: { transactionId: string; amount: string; cardBrand: string | null };
       redirectUrl: string;
     };
     expect(paid.status).toBe('succeeded');
     expect(paid.receipt.transactionId).toMatch(/^\d+$/);
+    // The brand crossed the SOAP seam as PayCheckoutSession's CardBrand (issue 14 §3).
+    expect(paid.receipt.cardBrand).toBe('Visa');
     expect(firstBody).not.toContain('4242424242424242');
 
     // The redirect is signed by the gateway (SignForMerchant) under the key only the merchant holds.
@@ -318,7 +320,7 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
     expect(other.status).toBe(200);
     expect(await other.json()).toMatchObject({
       status: 'already_paid',
-      receipt: { transactionId: paid.receipt.transactionId },
+      receipt: { transactionId: paid.receipt.transactionId, cardBrand: 'Visa' },
     });
 
     const charged = await transactions();

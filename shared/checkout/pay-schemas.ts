@@ -75,6 +75,9 @@ export const Receipt = z.object({
     .string()
     .nullable()
     .meta({ description: 'Last four digits only, e.g. "•••• 4242" (of the bank account for ACH).' }),
+  cardBrand: z.string().nullable().meta({
+    description: "The card's brand ('Visa', 'Mastercard'…) for a card payment; null for a bank account.",
+  }),
   method: PaymentMethodName.nullable().meta({
     description: 'card or ach (an ACH debit is still processing when the receipt is shown).',
   }),

@@ -154,6 +154,9 @@ export const extensionTypes = [
     field('PaymentMethod', PaymentMethodKind), // when Paid
     field('ApprovalCode', 'string'),
     field('MaskedCardNumber', 'string'),
+    // The card's brand as GetCardInfo names it ('Visa', 'Mastercard'…); when Paid by a card. The
+    // receipt says it from this field, never from MaskedCardNumber (issue 14 §3).
+    field('CardBrand', 'string'),
     // Lowercase hex HMAC-SHA256 of the redirect back; when Paid and ReturnUrl is set.
     field('RedirectSignature', 'string'),
     field('MerchantID', 'long', required),
@@ -182,6 +185,7 @@ export const extensionTypes = [
     field('ChallengeUrl', 'string'),
     field('ApprovalCode', 'string'),
     field('MaskedCardNumber', 'string'),
+    field('CardBrand', 'string'), // as in CheckoutSessionDetail: a card's, also when declined
     field('Token', 'string'), // the saved card's token when the Request asked CreateToken
     field('PaidAt', 'dateTime', requiredNil),
     field('PaymentMethod', PaymentMethodKind),

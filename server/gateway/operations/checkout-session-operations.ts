@@ -71,6 +71,7 @@ function paymentFields(deps: GatewayDeps, record: SessionRecord, payment: Sessio
     PaymentMethod: METHOD[payment.method],
     ApprovalCode: payment.approvalCode ?? undefined,
     MaskedCardNumber: payment.maskedCard ?? undefined,
+    CardBrand: payment.cardBrand ?? undefined,
     RedirectSignature: redirectSignature(deps, record, payment),
   };
 }
@@ -246,6 +247,7 @@ export async function payCheckoutSession(
       ResponseMessage: sale.result.responseMessage,
       ChallengeUrl: sale.challengeUrl,
       MaskedCardNumber: summary.masked,
+      CardBrand: summary.brand ?? undefined,
       PaidAt: null,
     };
   }
@@ -255,6 +257,7 @@ export async function payCheckoutSession(
       ...declined(record, row.responseCode, row.responseMessage, method, !!sale.detail),
       TransactionID: row.id,
       MaskedCardNumber: summary.masked,
+      CardBrand: summary.brand ?? undefined,
     };
   }
   const payment: SessionPayment = {
@@ -263,6 +266,7 @@ export async function payCheckoutSession(
     method: sale.source.kind,
     approvalCode: row.approvalCode,
     maskedCard: summary.masked,
+    cardBrand: summary.brand,
   };
   // "Save this card" puts the card in the wallet of the session's e-mail, the address the page shows
   // beside the checkbox — and only that one; without an e-mail nothing is saved.

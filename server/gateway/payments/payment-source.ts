@@ -165,9 +165,11 @@ export async function resolveSource(
 export function sourceSummary(s: Source): {
   method: 'card' | 'ach';
   masked: string;
+  /** The card's brand from its BIN (the vault's); null for a bank account. */
+  brand: string | null;
   nameOnCard: string | null;
 } {
   return s.kind === 'card'
-    ? { method: 'card', masked: s.card.masked, nameOnCard: s.nameOnCard }
-    : { method: 'ach', masked: maskAccount(s.accountNumber), nameOnCard: s.nameOnAccount };
+    ? { method: 'card', masked: s.card.masked, brand: s.card.brand, nameOnCard: s.nameOnCard }
+    : { method: 'ach', masked: maskAccount(s.accountNumber), brand: null, nameOnCard: s.nameOnAccount };
 }

@@ -19,6 +19,8 @@ export interface SessionPayment {
   method: 'card' | 'ach';
   approvalCode: string | null;
   maskedCard: string | null;
+  /** The card's brand (the vault's, from its BIN); null for a bank account. */
+  cardBrand: string | null;
 }
 
 export interface SessionRecord {
@@ -40,7 +42,7 @@ export interface SessionRecord {
 const SELECT = `select s.*, ${MERCHANT_JOIN_COLUMNS},
     t.created_at as t_created_at, t.method as t_method, t.approval_code as t_approval_code,
     t.ach_account_last4 as t_ach_last4, c.id as c_id, c.pan_enc as c_pan_enc, c.bin as c_bin,
-    c.last4 as c_last4
+    c.last4 as c_last4, c.brand as c_brand
   from checkout_sessions s
   join merchants m on m.id = s.merchant_id
   left join transactions t on t.id = s.transaction_id
@@ -73,6 +75,7 @@ export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): Sessi
       method,
       approvalCode: (r.t_approval_code as string | null) ?? null,
       maskedCard,
+      cardBrand: method === 'card' && r.c_id ? (r.c_brand as string) : null,
     };
   }
   const claimed = r.claim_reference !== null && r.claim_reference !== undefined;

@@ -34,6 +34,7 @@ const RECEIPT_FIELDS: Record<keyof Receipt, Check> = {
   transactionId: strOrNull,
   approvalCode: strOrNull,
   maskedCard: strOrNull,
+  cardBrand: strOrNull,
   method: (v) => v === null || v === 'card' || v === 'ach',
   amount: str,
   currency: strOrNull,

@@ -39,6 +39,11 @@ export const MARKED_BRANDS = [
   ['discover', 'Discover'],
 ] as const;
 
+/** The mark's key for a brand as the gateway names it ('Visa', 'Mastercard'…); '' when it has none. */
+export function markOf(brandName: string | null): string {
+  return MARKED_BRANDS.find(([, name]) => name === brandName)?.[0] ?? '';
+}
+
 export function BrandMark({ type }: { type: string }) {
   const mark = MARKS[type];
   if (!mark) return null;

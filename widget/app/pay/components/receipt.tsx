@@ -8,6 +8,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { Receipt as ReceiptData } from '../../../../shared/checkout/index.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
+import { BrandMark, markOf } from './brand-mark.tsx';
 
 interface Props {
   receipt: ReceiptData;
@@ -27,13 +28,23 @@ export function Receipt({ receipt, redirectUrl, merchant, fresh }: Props) {
   // A bank debit is not a card and has no approval code; it settles over days (issue 14 §5).
   const ach = receipt.method === 'ach';
   const last4 = (receipt.maskedCard ?? '').replace(/\D/g, '').slice(-4);
-  const rows: [string, string | null][] = [
+  // A card as the shopper knows it, "Visa ••4242", its brand from the typed field (issue 14 §3).
+  const card = [receipt.cardBrand, last4 ? `••${last4}` : null].filter(Boolean).join(' ');
+  const rows: [string, preact.ComponentChild][] = [
     [t('rMerchant'), receipt.merchantName ?? merchant],
     [t('rOrder'), receipt.orderNumber],
     [t('rAmount'), formatMoney(receipt.amount, receipt.currency, lang)],
     ach
       ? [t('rBankAccount'), t('rAchProcessing', { account: last4 ? `••${last4}` : '' }).trim()]
-      : [t('rCard'), receipt.maskedCard],
+      : [
+          t('rCard'),
+          card ? (
+            <span class="pf-card-name" data-testid="receipt-card">
+              <BrandMark type={markOf(receipt.cardBrand)} />
+              {card}
+            </span>
+          ) : null,
+        ],
     [t('rApproval'), ach ? null : receipt.approvalCode],
     [t('rDate'), formatDateTime(receipt.paidAt, lang)],
     [t('rTransaction'), receipt.transactionId],
@@ -49,7 +60,7 @@ export function Receipt({ receipt, redirectUrl, merchant, fresh }: Props) {
       </h2>
       <dl class="pf-receipt-list" aria-label={t('receipt')} data-testid="receipt">
         {rows
-          .filter((r): r is [string, string] => Boolean(r[1]))
+          .filter((r) => Boolean(r[1]))
           .map(([label, value]) => (
             <div key={label}>
               <dt>{label}</dt>
