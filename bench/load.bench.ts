@@ -17,16 +17,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { createSession, payRequest, randomIp } from '../server/crash/harness.ts';
 import {
-  createSession,
   type Merchant,
-  payRequest,
-  randomIp,
   randomKey,
   readDemoMerchant,
   type ServerProcess,
   startPayframe,
-} from '../server/crash/harness.ts';
+} from '../server/crash/servers.ts';
 
 const CONNECTIONS = 16;
 const DURATION_S = 8;

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import soap from 'soap';
 import { findOperation } from '../shared/contract/index.ts';
-import { readDemoMerchant } from '../server/crash/harness.ts';
+import { readDemoMerchant } from '../server/crash/servers.ts';
 import { request } from '../server/gateway/testing/soap-call.ts';
 import { encodeSoapRequest } from '../server/soap/codec/messages.ts';
 import { cpuSeconds, freshDatabase } from './lib/payframe-servers.ts';

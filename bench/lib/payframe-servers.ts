@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { readDemoMerchant } from '../../server/crash/harness.ts';
+import { readDemoMerchant } from '../../server/crash/servers.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type CountingDatabase, countingDatabase } from '../../server/db/counting.ts';
 import { createLogger } from '../../server/logger.ts';

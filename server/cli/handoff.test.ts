@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
-import { randomKey, type ServerProcess, startPayframe } from '../crash/harness.ts';
+import { randomKey, type ServerProcess, startPayframe } from '../crash/servers.ts';
 import { tempDir } from '../testing/databases.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));

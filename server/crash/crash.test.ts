@@ -1,6 +1,6 @@
 /**
- * The crash tests (harness.ts), in one file so that they run one after the other: each starts
- * several servers on a machine of two cores, and running them side by side would starve them.
+ * The crash tests (servers.ts, harness.ts), in one file so that they run one after the other: each
+ * starts several servers on a machine of two cores, and running them side by side would starve them.
  */
 import './kill-pglite.suite.ts';
 import './kill-postgres.suite.ts';

@@ -31,16 +31,15 @@ import {
   waitForApproval,
   webhookReceiver,
 } from './faults.ts';
+import { payRequest, randomIp } from './harness.ts';
 import {
   freePort,
   type Merchant,
-  payRequest,
-  randomIp,
   randomKey,
   readDemoMerchant,
   type ServerProcess,
   startPayframe,
-} from './harness.ts';
+} from './servers.ts';
 
 const adminUrl = testDatabaseUrl();
 

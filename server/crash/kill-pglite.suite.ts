@@ -8,21 +8,20 @@
 import { describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite.ts';
 import { tempDir } from '../testing/databases.ts';
+import { checkInvariants, Traffic } from './harness.ts';
 import {
-  checkInvariants,
   readDemoMerchant,
   type ServerProcess,
   STALE_PAYMENT_SECONDS,
   sleep,
   startPayframe,
-  Traffic,
-} from './harness.ts';
+} from './servers.ts';
 
 const KILLS = 3;
 const CLIENTS = 4;
 
 describe('kill -9 under a stream of pays (PGlite)', () => {
-  it('loses no acknowledged payment and charges no session twice', { timeout: 90_000 }, async () => {
+  it('loses no acknowledged payment and charges no session twice', { timeout: 150_000 }, async () => {
     const dataDir = tempDir('payframe-crash-');
     const env = { DATA_DIR: dataDir };
     let server: ServerProcess = await startPayframe(env);

@@ -13,19 +13,15 @@ import { testDatabaseUrl } from '../config.ts';
 import { openPostgres } from '../db/postgres.ts';
 import type { Database } from '../db/database.ts';
 import { tempDir } from '../testing/databases.ts';
+import { checkInvariants, createSession, finalOf, stampede, Traffic } from './harness.ts';
 import {
-  checkInvariants,
-  createSession,
-  finalOf,
   randomKey,
   readDemoMerchant,
   type ServerProcess,
   STALE_PAYMENT_SECONDS,
   sleep,
-  stampede,
   startPayframe,
-  Traffic,
-} from './harness.ts';
+} from './servers.ts';
 
 const adminUrl = testDatabaseUrl();
 

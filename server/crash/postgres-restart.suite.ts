@@ -20,18 +20,20 @@ import {
   checkInvariants,
   createSession,
   finalOf,
-  freePort,
   type Payment,
   type PayResult,
   payRequest,
   randomIp,
+  Traffic,
+} from './harness.ts';
+import {
+  freePort,
   readDemoMerchant,
   type ServerProcess,
   STALE_PAYMENT_SECONDS,
   sleep,
   startPayframe,
-  Traffic,
-} from './harness.ts';
+} from './servers.ts';
 
 function findBin(): string | null {
   const root = '/usr/lib/postgresql';
