@@ -79,8 +79,14 @@ export function createEmbed(params: URLSearchParams): Embed | null {
         if (p.height === lastHeight) return;
         lastHeight = p.height;
       }
-      if (targets.length === 0) queue.push(p);
-      else post(p);
+      if (targets.length > 0) return post(p);
+      // Until the origins are known only the latest size counts: the loader hears one height, the
+      // one on screen, rather than every step of the first layouts (issue 14 §3).
+      if (p.type === 'resize') {
+        const i = queue.findIndex((q) => q.type === 'resize');
+        if (i >= 0) queue.splice(i, 1);
+      }
+      queue.push(p);
     },
     setOrigins(registered) {
       // Only the origin the loader named, when it is registered; else every registered origin

@@ -28,6 +28,10 @@ const session = pageSession(token);
 if (session === undefined) start();
 else {
   const lang = pickLang([params.get('locale'), session?.locale, ...navigator.languages]);
+  // The loader holds the iframe at a placeholder height until the frame tells it its own (issue 14
+  // §3). The origins to tell are in the page's state: known now, the first layout's height goes out
+  // as soon as it is measured, not after the first render's effects (a visible jump of the frame).
+  if (session && lang === english.lang) embed?.setOrigins(session.embedOrigins);
   if (lang === english.lang) start({ session, i18n: english });
   else {
     void loadI18n(lang).then(

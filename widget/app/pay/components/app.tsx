@@ -28,6 +28,7 @@ import { Notice } from './notice.tsx';
 import { Purchase } from './purchase.tsx';
 import { Receipt } from './receipt.tsx';
 import { SavedCards } from './saved-cards.tsx';
+import { Skeleton, SKELETON_SESSION } from './skeleton.tsx';
 
 type Screen =
   | { kind: 'loading' | 'load-failed' | 'not-found' | 'expired' | 'canceled' | 'form' }
@@ -175,8 +176,11 @@ export function App({ token, params, embed, initial }: Props) {
     return () => document.removeEventListener('keydown', hold, true);
   }, [busy, screen.kind]);
 
-  const amount = session ? formatMoney(session.amount, session.currency, lang) : '';
-  const merchant = session?.merchant.name ?? null;
+  // While loading, the page lays out a stand-in session under a skeleton (skeleton.tsx, issue 14 §3).
+  const loading = screen.kind === 'loading';
+  const shown = loading ? SKELETON_SESSION : session;
+  const amount = shown ? formatMoney(shown.amount, shown.currency, lang) : '';
+  const merchant = shown?.merchant.name ?? null;
 
   /** `decline`: the bank's refusal (its family goes to the host page); else a failure to pay. */
   const fail = (text: string, title?: string, decline?: DeclineFamily) => {
@@ -300,10 +304,8 @@ export function App({ token, params, embed, initial }: Props) {
   // Back to the store without paying (issue 14 §1): the session's cancelUrl (else its returnUrl's
   // origin, else the merchant's website). Not in a widget: the shopper is on the store's page already.
   const backHref =
-    session?.backUrl ??
-    (session?.merchant.website && /^https?:/i.test(session.merchant.website)
-      ? session.merchant.website
-      : null);
+    shown?.backUrl ??
+    (shown?.merchant.website && /^https?:/i.test(shown.merchant.website) ? shown.merchant.website : null);
   const backLabel = (
     <>
       <span aria-hidden="true">← </span>
@@ -317,21 +319,16 @@ export function App({ token, params, embed, initial }: Props) {
       </a>
     ) : null;
   const backLink =
-    backHref && !embed && screen.kind === 'form' ? (
+    backHref && !embed && (screen.kind === 'form' || loading) ? (
       <a href={backHref} class="pf-back" data-testid="back-link">
         {backLabel}
       </a>
     ) : null;
 
-  let body;
+  let body: preact.ComponentChild;
   switch (screen.kind) {
     case 'loading':
-      body = (
-        <p class="pf-loading" role="status">
-          <span class="pf-spinner" aria-hidden="true" />
-          {t('loading')}
-        </p>
-      );
+      body = formScreen(SKELETON_SESSION);
       break;
     case 'load-failed':
       body = (
@@ -498,15 +495,23 @@ export function App({ token, params, embed, initial }: Props) {
   const compact = embed !== null;
   return (
     <I18nContext.Provider value={i18n}>
-      <div class={compact ? 'pf-page pf-embedded' : 'pf-page'}>
+      <div class={compact ? 'pf-page pf-embedded' : 'pf-page'} aria-busy={loading ? 'true' : undefined}>
+        {loading ? <Skeleton>{page()}</Skeleton> : page()}
+      </div>
+    </I18nContext.Provider>
+  );
+
+  function page() {
+    return (
+      <>
         {backLink}
-        {session && screen.kind !== 'not-found' ? (
+        {shown && screen.kind !== 'not-found' ? (
           <Header
             merchant={merchant}
-            logoUrl={session.merchant.logoUrl}
-            website={session.merchant.website}
+            logoUrl={shown.merchant.logoUrl}
+            website={shown.merchant.website}
             amount={amount}
-            orderNumber={session.orderNumber}
+            orderNumber={shown.orderNumber}
             compact={compact}
             standing={
               screen.kind === 'paid'
@@ -516,15 +521,11 @@ export function App({ token, params, embed, initial }: Props) {
                   : 'due'
             }
           >
-            <Purchase
-              description={session.description}
-              lineItems={session.lineItems}
-              currency={session.currency}
-            />
+            <Purchase description={shown.description} lineItems={shown.lineItems} currency={shown.currency} />
           </Header>
         ) : null}
         <div class="pf-body">{body}</div>
-      </div>
-    </I18nContext.Provider>
-  );
+      </>
+    );
+  }
 }
