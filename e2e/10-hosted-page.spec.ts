@@ -46,7 +46,7 @@ test.describe('hosted payment page', () => {
     await page.getByRole('button', { name: 'Pay $25.00' }).click();
     const receipt = page.getByTestId('receipt');
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
-    await expect(receipt).toContainText('•••• 4242');
+    await expect(receipt).toContainText('Visa ••4242');
     await expect(receipt).toContainText(s.orderNumber);
     await expect(receipt).toContainText('$25.00');
     // The demo merchant keeps the confirmation (issue 14 §9): the receipt stays, with no countdown,

@@ -40,7 +40,7 @@ test('the full page is interactive without a session load through the API', asyn
 
   // A reload after paying: the receipt, from the page's state again.
   await page.reload();
-  await expect(page.getByTestId('receipt')).toContainText('•••• 4242');
+  await expect(page.getByTestId('receipt')).toContainText('Visa ••4242');
   expect(loads.count()).toBe(0);
   expect(errors).toEqual([]);
 });
