@@ -302,8 +302,8 @@ export const specTypes = [
   complexType('StoredCardDetail', [
     ...fields(['TokenGuid', 'MaskedCardNumber', 'NameOnCard', 'CardType', 'DisplayName'], 'string'),
     // Payframe's addition (issue 14 §6): the card's expiry, 'MMYY' as CardDetail.ExpirationDate
-    // writes it. Appended last and optional, so a client generated from the spec's WSDL still reads
-    // the answer (an unknown trailing element), and one from Payframe's may find it absent.
+    // writes it. Appended last and optional (a client from an older WSDL meets an unknown trailing
+    // element: docs/transaction-service.md "StoredCardDetail" says which clients skip it).
     field('ExpirationDate', 'string'),
   ]),
   complexType(
