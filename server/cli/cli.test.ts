@@ -1,28 +1,17 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite.ts';
 import { tempDir } from '../testing/databases.ts';
+import { runPayframe } from './testing/run-payframe.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
 // The split wiring's variables, unset whatever the environment running the tests holds.
 const UNSET_SPLIT = { GATEWAY_SERVICE_KEY: '', TRANSACTION_SERVICE_URL: '', CHECKOUT_SECRET: '' };
 
-function payframe(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const payframe = (args: string[], env: Record<string, string> = {}) => runPayframe(args, env);
 
-describe('payframe command', () => {
+// Each test starts the command (TypeScript through tsx, PGlite's WASM) once or more: 10–15 s each on
+// a quiet two-core machine, so the default 30 s is not enough when other suites run beside it.
+describe('payframe command', { timeout: 90_000 }, () => {
   it('prints help', async () => {
     const r = await payframe(['help']);
     expect(r.code).toBe(0);
@@ -103,7 +92,7 @@ describe('payframe command', () => {
     expect(r.stderr).toContain('bogus');
   });
 
-  it('creates a merchant and a checkout session for it, as JSON', { timeout: 60_000 }, async () => {
+  it('creates a merchant and a checkout session for it, as JSON', { timeout: 120_000 }, async () => {
     const env = { DATA_DIR: tempDir(), PUBLIC_URL: 'https://pay.example' };
     const m = await payframe(
       ['merchant', 'create', '--name', 'Tea Shop', '--origin', 'https://tea.example', '--3ds', '--json'],

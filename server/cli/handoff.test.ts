@@ -9,14 +9,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import { randomKey, type ServerProcess, startPayframe } from '../crash/servers.ts';
 import { tempDir } from '../testing/databases.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
+import { runPayframe } from './testing/run-payframe.ts';
 
 interface Run {
   code: number | null;
@@ -24,24 +22,13 @@ interface Run {
   stderr: string;
 }
 
-function payframe(
+const payframe = (
   args: string[],
   dataDir: string,
   stdin = '',
   env: Record<string, string> = {},
-): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+): Promise<Run> =>
+  runPayframe(args, { DATA_DIR: dataDir, ...env }, { stdin, baseEnv: { PATH: process.env.PATH ?? '' } });
 
 function createSession(base: string, merchantId: string, key: string, returnUrl: string) {
   return fetch(`${base}/v1/checkout-sessions`, {

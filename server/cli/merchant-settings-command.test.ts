@@ -3,26 +3,12 @@
  * through the real command on a PGlite data directory: the defaults a new merchant has, each
  * setting changed alone, and values the command refuses before touching the database.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from '../db/pglite.ts';
 import { tempDir } from '../testing/databases.ts';
+import { runPayframe } from './testing/run-payframe.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
-
-function payframe(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const payframe = (args: string[], env: Record<string, string>) => runPayframe(args, env);
 
 describe('payframe merchant update: checkout settings', () => {
   it(

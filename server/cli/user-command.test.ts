@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -8,23 +6,12 @@ import { openPglite } from '../db/pglite.ts';
 import { verifyPassword } from '../gateway/users/password-hash.ts';
 import { findUserByName } from '../gateway/users/user-store.ts';
 import { openPostgresSchema, tempDir } from '../testing/databases.ts';
+import { runPayframe } from './testing/run-payframe.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/payframe.js', import.meta.url));
 const PASSWORD = 'operator chose 2030 this';
 
-function payframe(args: string[], env: Record<string, string>, stdin = '') {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const payframe = (args: string[], env: Record<string, string>, stdin = '') =>
+  runPayframe(args, env, { stdin });
 
 /** A database the CLI can open through its environment, and a way for the test to look inside. */
 interface CliDatabase {
