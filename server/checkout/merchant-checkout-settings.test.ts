@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
 import {
   addMerchant,
   approvedTransactions,
@@ -19,16 +18,10 @@ import {
   pay,
   type WorldMerchant,
   openRemoteCheckoutWorld,
+  wiringCases,
 } from './testing/checkout-world.ts';
 
-type Wiring = 'in process' | 'over SOAP';
-const cases = databaseTargets().flatMap((target) =>
-  (['in process', 'over SOAP'] as Wiring[]).map((wiring) => ({
-    name: `${target.name}, ${wiring}`,
-    target,
-    wiring,
-  })),
-);
+const cases = wiringCases();
 
 describe.each(cases)('merchant checkout settings ($name)', ({ target, wiring }) => {
   let w: CheckoutWorld;

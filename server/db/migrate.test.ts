@@ -13,7 +13,7 @@ describe('migrations', () => {
     expect(new Set(ms.map((m) => m.version)).size).toBe(ms.length);
   });
 
-  it('survive a reopen of the PGlite directory without re-applying', async () => {
+  it('survive a reopen of the PGlite directory without re-applying', { timeout: 90_000 }, async () => {
     const dir = tempDir();
     const first = await openPglite(dir);
     expect(await migrate(first)).toEqual(listMigrations().map((m) => m.version));

@@ -11,6 +11,7 @@ import type { Database } from '../../db/database.ts';
 import { futureExpiry } from '../../gateway/testing/gateway-kit.ts';
 import type { CallContext } from '../../gateway/port.ts';
 import { buildTestApp, type TestApp } from '../../testing/app.ts';
+import { databaseTargets } from '../../testing/databases.ts';
 import type { Checkout } from '../checkout.ts';
 import type { CheckoutOptions } from '../deps.ts';
 import { remoteTransactionService } from '../remote-port.ts';
@@ -87,6 +88,19 @@ export async function openCheckoutWorld(db: Database, options: WorldOptions = {}
   const { t, checkout } = await buildCheckoutApp(db, options);
   const merchant = await addMerchant(t, db, 'Alpha Outfitters', options.merchant);
   return { db, t, app: t.app, checkout, merchant, close: () => t.close() };
+}
+
+export type Wiring = 'in process' | 'over SOAP';
+
+/** Every database target in both wirings, for `describe.each`: `$name` reads "PGlite, over SOAP". */
+export function wiringCases() {
+  return databaseTargets().flatMap((target) =>
+    (['in process', 'over SOAP'] as const).map((wiring: Wiring) => ({
+      name: `${target.name}, ${wiring}`,
+      target,
+      wiring,
+    })),
+  );
 }
 
 /** The split wiring in one process: a checkout app reaching a gateway app of its own over real SOAP. */
