@@ -26,7 +26,9 @@ describe('oneTimeCode', () => {
     }
     for (const position of counts) {
       const chi2 = position.reduce((sum, observed) => sum + (observed - 10_000) ** 2 / 10_000, 0);
-      expect(chi2).toBeLessThan(33.7); // 9 degrees of freedom, p = 0.0001
+      // 9 degrees of freedom, p = 1.3e-9 per position: a fair generator fails about once in 10^8 runs
+      // (at p = 0.0001 it failed a CI run); one digit 10% too frequent gives about 111.
+      expect(chi2).toBeLessThan(60);
     }
   });
 });
