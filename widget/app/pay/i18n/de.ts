@@ -40,7 +40,7 @@ export const messages: Messages = {
   savings: 'Sparkonto',
   businessChecking: 'Geschäftsgirokonto',
   nameOnAccount: 'Kontoinhaber',
-  achAuthorize: 'Ich ermächtige {merchant}, einmalig {amount} von diesem Bankkonto abzubuchen.',
+  achAuthorize: 'Ich erteile {merchant} die Ermächtigung, einmalig {amount} von diesem Bankkonto abzubuchen.',
   pay: '{amount} bezahlen',
   processing: 'Wird verarbeitet…',
   securedBy: 'Gesichert durch Payframe',
