@@ -117,7 +117,7 @@ export const messages: Messages = {
   removeNo: 'Behalten',
   errRemove: 'Die Karte konnte nicht entfernt werden. Bitte versuchen Sie es erneut.',
   cardExpires: '{card}, gültig bis {date}',
-  cardExpired: '{card}, abgelaufen {date}',
+  cardExpired: '{card}, abgelaufen ({date})',
   errWalletExpired:
     'Ihre gespeicherten Karten sind wieder gesperrt. Fordern Sie einen neuen Code an, um sie zu verwenden.',
 };
