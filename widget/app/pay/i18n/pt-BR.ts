@@ -64,8 +64,8 @@ export const messages: Messages = {
   errInvalid: 'Confira este campo.',
   declinedTitle: 'Pagamento recusado',
   networkError:
-    'Não foi possível conectar ao serviço de pagamento. Verifique sua conexão e toque em Pagar de novo: você não será cobrado duas vezes.',
-  serverError: 'Algo deu errado do nosso lado. Toque em Pagar de novo: você não será cobrado duas vezes.',
+    'Não foi possível conectar ao serviço de pagamento. Verifique sua conexão e clique em Pagar de novo: você não será cobrado duas vezes.',
+  serverError: 'Algo deu errado do nosso lado. Clique em Pagar de novo: você não será cobrado duas vezes.',
   busyError: 'Este pagamento ainda está sendo processado. Aguarde um momento e tente novamente.',
   rateLimited: 'Muitas tentativas. Aguarde um minuto e tente novamente.',
   sessionClosed: 'Este pagamento não pode mais ser concluído.',
