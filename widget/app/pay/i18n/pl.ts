@@ -1,7 +1,8 @@
 /** Polish; loaded on demand (dynamic import) so English pages do not pay for it. Glossary: README.md. */
 import type { DeclineMessages, Messages } from './en.ts';
 
-// Counts go after a colon ("Popraw pola: {n}") so one form reads right for every n (Polish plurals).
+// Counts of fields and items go after a colon ("Popraw pola z błędami: {n}") so one form fits every n;
+// the security code is 3 or 4 digits, both "cyfry".
 export const messages: Messages = {
   loading: 'Wczytywanie płatności…',
   notFoundTitle: 'Nie znaleziono płatności',
@@ -26,7 +27,7 @@ export const messages: Messages = {
   expiry: 'Data ważności',
   expiryHint: 'MM/RR',
   cvv: 'Kod CVC/CVV',
-  cvvHint: 'Cyfry na karcie: {n}',
+  cvvHint: '{n} cyfry na karcie',
   nameOnCard: 'Imię i nazwisko na karcie',
   zip: 'Kod pocztowy',
   optional: 'opcjonalnie',
@@ -54,7 +55,7 @@ export const messages: Messages = {
   errExpiryFormat: 'Wpisz datę ważności w formacie MM/RR.',
   errExpiryPast: 'Ta karta straciła ważność.',
   errCvvRequired: 'Wpisz kod CVC/CVV.',
-  errCvvLength: 'Kod CVC/CVV ma tyle cyfr: {n}.',
+  errCvvLength: 'Kod CVC/CVV ma {n} cyfry.',
   errNameRequired: 'Wpisz imię i nazwisko widoczne na karcie.',
   errRouting: 'Sprawdź numer rozliczeniowy banku (9 cyfr).',
   errAccount: 'Numer rachunku ma od 4 do 17 cyfr.',
