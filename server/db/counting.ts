@@ -13,7 +13,7 @@
  * A PostgreSQL transaction retried after a serialization failure (postgres.ts) counts once, but the
  * statements of every attempt count: they reached the server. `ping()` counts as one statement.
  */
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { Database, QueryResult, Transaction } from './database.ts';
 
 /** One statement as it reached the database, for finding where the work goes. */
 export interface StatementRecord {
@@ -74,11 +74,15 @@ export function countingDatabase(db: Database, options: CountingOptions = {}): C
   }
 
   /** The handle a transaction's function gets: its statements count, its commit counts once. */
-  function inTransaction(tx: Queryable, n: number): Queryable {
+  function inTransaction(tx: Transaction, n: number): Transaction {
     return {
       query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
         note(sql, n);
         return tx.query<Row>(sql, params);
+      },
+      queryAndCommit<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
+        note(sql, n);
+        return tx.queryAndCommit<Row>(sql, params);
       },
       exec(sql: string) {
         note(sql, n);
@@ -99,7 +103,7 @@ export function countingDatabase(db: Database, options: CountingOptions = {}): C
     exec(sql: string) {
       return autocommit(sql, () => db.exec(sql));
     },
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
       const n = ++transactionsStarted;
       // Counted against the work current when it ends: a reset during it does not lose the commit.
       try {

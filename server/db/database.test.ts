@@ -44,6 +44,31 @@ for (const target of databaseTargets()) {
       expect(rows).toEqual([{ id: 1 }]);
     });
 
+    it('queryAndCommit ends the transaction with its statement, or rolls it all back when it fails', async () => {
+      await db.exec('create table last_probe (id int primary key)');
+      const ids = await db.transaction(async (tx) => {
+        const [a, b] = await Promise.all([
+          tx.query<{ id: number }>('insert into last_probe values ($1) returning id', [1]),
+          tx.query<{ id: number }>('insert into last_probe values ($1) returning id', [2]),
+        ]);
+        const { rows } = await tx.queryAndCommit<{ id: number }>(
+          'insert into last_probe values ($1) returning id',
+          [a.rows[0]!.id + b.rows[0]!.id],
+        );
+        await expect(tx.query('select 1')).rejects.toThrow(); // the transaction is over
+        return rows.map((r) => r.id);
+      });
+      expect(ids).toEqual([3]);
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('insert into last_probe values (4)');
+          await tx.queryAndCommit('insert into last_probe values (1)');
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      const { rows } = await db.query<{ id: number }>('select id from last_probe order by id');
+      expect(rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    });
+
     it('enforces unique constraints inside concurrent transactions: exactly one wins', async () => {
       await db.exec('create table once_probe (k text primary key)');
       const results = await Promise.allSettled(

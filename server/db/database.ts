@@ -19,6 +19,35 @@ export interface Queryable {
 }
 
 /**
+ * The handle a transaction's function gets. Statements it issues without waiting in between are
+ * pipelined (sent together, answered in order); `queryAndCommit` sends the transaction's last
+ * statement with its COMMIT, one round trip for both.
+ */
+export interface Transaction extends Queryable {
+  /**
+   * Runs `sql` as the transaction's last statement and commits: resolves to its result once both
+   * are answered. When the statement fails the transaction is rolled back and its error thrown;
+   * the transaction is over either way, so nothing may be issued after it.
+   */
+  queryAndCommit<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<QueryResult<Row>>;
+}
+
+/**
+ * A statement that ends what `q` runs: with its COMMIT when `q` is a transaction (one round trip
+ * for both), else on its own. The caller issues nothing on `q` after it.
+ */
+export function lastStatement(q: Queryable): Queryable['query'] {
+  if ('queryAndCommit' in q) {
+    const tx = q as Transaction;
+    return (sql, params) => tx.queryAndCommit(sql, params);
+  }
+  return (sql, params) => q.query(sql, params);
+}
+
+/**
  * What a subscriber to a notification channel (PostgreSQL `LISTEN`) is told. `onListening(false)`
  * means notifications may be lost from now on (the listening connection dropped); `true` that
  * they flow again — anything may have changed in between, so a cache drops what it holds on both.
@@ -40,11 +69,12 @@ export interface Database extends Queryable {
    */
   listen?(channel: string, listener: ChannelListener): Promise<() => Promise<void>>;
   /**
-   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * Runs `fn` in one transaction: committed when it resolves (or by its `queryAndCommit`), rolled
+   * back when it throws.
    * On PostgreSQL, a serialization failure or deadlock is retried a few times (the function must be
    * safe to run again); on PGlite transactions run one at a time, so neither can happen.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /** A cheap round trip, for /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;

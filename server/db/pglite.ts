@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { messages as wire, PGlite, parse, protocol, types } from '@electric-sql/pglite';
 import pgUtils from 'pg/lib/utils.js';
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { Database, QueryResult, Transaction } from './database.ts';
 
 const PARSERS = {
   [types.INT8]: (v: string) => v,
@@ -119,12 +119,16 @@ class Session {
 
   constructor(private readonly pg: PGlite) {}
 
-  /** `prefix`: protocol messages sent before the statement in the same call (a BEGIN). */
+  /**
+   * `prefix`: protocol messages sent before the statement in the same call (a BEGIN); `commit`: a
+   * COMMIT sent after it in the same call, and written to the file system.
+   */
   async run<Row>(
     sql: string,
     params: readonly unknown[],
     prefix: Uint8Array | null,
     sync: boolean,
+    commit = false,
   ): Promise<QueryResult<Row>> {
     const values = params.map((p) => pgUtils.prepareValue(p));
     const messages = await this.pg._runExclusiveQuery(async () => {
@@ -142,17 +146,24 @@ class Session {
         serialize.execute({}),
         serialize.sync(),
       );
-      const answer = await this.pg.execProtocolStream(concat(parts), { syncToFs: sync, throwOnError: false });
+      if (commit) parts.push(COMMIT);
+      const answer = await this.pg.execProtocolStream(concat(parts), {
+        syncToFs: sync || commit,
+        throwOnError: false,
+      });
       // Prepared once its Parse is answered, whatever the statement did when it ran.
       if (parsing && answer.some((m) => m.name === 'parseComplete')) this.#prepared.set(sql, parsing);
       return answer;
     });
     const error = errorIn(messages);
-    if (error) throw error;
-    // A BEGIN in front has a result of its own: the statement's is the last.
-    // The instance's parsers already hold PARSERS (PGlite.create): passing them again as an option
-    // would copy the whole table of parsers, several hundred types, for every statement.
-    const result = parse.parseResults(messages, this.pg.parsers).at(-1)!;
+    if (error) throw error; // with a COMMIT after it, that answered ROLLBACK: the transaction is over
+    // A BEGIN in front has a result of its own, and so has a COMMIT after: the statement's is the
+    // last but the COMMIT's. The instance's parsers already hold PARSERS (PGlite.create): passing
+    // them again as an option would copy the whole table of parsers, several hundred types, for
+    // every statement.
+    const results = parse.parseResults(messages, this.pg.parsers);
+    if (commit && results.at(-1)?.command === 'ROLLBACK') throw rolledBack();
+    const result = results.at(commit ? -2 : -1)!;
     // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
     return { rows: result.rows as Row[], rowCount: Math.max(result.rows.length, result.affectedRows ?? 0) };
   }
@@ -181,9 +192,15 @@ class Session {
 }
 
 const BEGIN = serialize.query('BEGIN');
+const COMMIT = serialize.query('COMMIT');
+
+/** COMMIT answered ROLLBACK: a statement of the transaction failed and its error was caught. */
+function rolledBack(): Error {
+  return new Error('The transaction was rolled back: a statement in it failed');
+}
 
 /** One transaction: BEGIN travels with its first statement; nothing is sent for one that runs none. */
-async function inTransaction<T>(session: Session, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+async function inTransaction<T>(session: Session, fn: (tx: Transaction) => Promise<T>): Promise<T> {
   let begun = false;
   let closed = false;
   /** The BEGIN to send with the next statement, if none has gone yet. */
@@ -193,9 +210,14 @@ async function inTransaction<T>(session: Session, fn: (tx: Queryable) => Promise
     begun = true;
     return BEGIN;
   };
-  const tx: Queryable = {
-    query: <Row>(sql: string, params: readonly unknown[] = []) =>
+  const tx: Transaction = {
+    query: async <Row>(sql: string, params: readonly unknown[] = []) =>
       session.run<Row>(sql, params, prefix(), false),
+    async queryAndCommit<Row>(sql: string, params: readonly unknown[] = []) {
+      const begin = prefix();
+      closed = true; // over, whatever the statement answers: its failure rolls it back
+      return session.run<Row>(sql, params, begin, false, true);
+    },
     async exec(sql: string) {
       await session.script(sql, prefix(), false, true);
     },
@@ -204,16 +226,15 @@ async function inTransaction<T>(session: Session, fn: (tx: Queryable) => Promise
   try {
     result = await fn(tx);
   } catch (err) {
+    const open = begun && !closed;
     closed = true;
-    if (begun) await session.script('ROLLBACK', null, true, false);
+    if (open) await session.script('ROLLBACK', null, true, false);
     throw err;
   }
+  if (closed) return result; // committed by queryAndCommit
   closed = true;
   // COMMIT ends the transaction whatever it answers, so nothing is rolled back after it.
-  if (begun && (await session.script('COMMIT', null, true, false)) === 'ROLLBACK') {
-    // A statement failed and its error was caught: PostgreSQL rolled the transaction back.
-    throw new Error('The transaction was rolled back: a statement in it failed');
-  }
+  if (begun && (await session.script('COMMIT', null, true, false)) === 'ROLLBACK') throw rolledBack();
   return result;
 }
 

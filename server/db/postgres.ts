@@ -1,6 +1,6 @@
 /** The PostgreSQL server driver: a `pg` pool on DATABASE_URL, for several stateless instances. */
 import pg from 'pg';
-import type { ChannelListener, Database, Queryable, QueryResult } from './database.ts';
+import type { ChannelListener, Database, Queryable, QueryResult, Transaction } from './database.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const MAX_ATTEMPTS = 5;
@@ -23,9 +23,9 @@ export interface PostgresOptions {
 }
 
 /**
- * The client's socket, to cork around a pipelined BEGIN and the statement after it (`pg` corks the
- * messages of one statement itself, the same way). Not part of `pg`'s typed interface: when a
- * version lacks it, nothing is corked and the two messages go in two writes.
+ * The client's socket, to cork while a transaction's statements are issued (`pg` corks the messages
+ * of one statement itself, the same way). Not part of `pg`'s typed interface: when a version lacks
+ * it, nothing is corked and each statement goes in a write of its own.
  */
 function streamOf(client: pg.PoolClient): { cork(): void; uncork(): void } | null {
   const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } })
@@ -35,16 +35,114 @@ function streamOf(client: pg.PoolClient): { cork(): void; uncork(): void } | nul
     : null;
 }
 
+async function run<Row>(
+  client: pg.Pool | pg.PoolClient,
+  sql: string,
+  params: readonly unknown[],
+): Promise<QueryResult<Row>> {
+  const r = await client.query(sql, params as unknown[]);
+  return { rows: r.rows as Row[], rowCount: r.rowCount ?? r.rows.length };
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const r = await client.query(sql, params as unknown[]);
-      return { rows: r.rows as Row[], rowCount: r.rowCount ?? r.rows.length };
-    },
+    query: <Row>(sql: string, params: readonly unknown[] = []) => run<Row>(client, sql, params),
     async exec(sql: string) {
       await client.query(sql); // no parameters: the simple protocol runs several statements
     },
   };
+}
+
+/**
+ * One transaction on a pooled client, which runs in `pg`'s pipeline mode: a statement goes out as
+ * soon as it is issued, and the server answers them in order on the one connection. The socket is
+ * corked from a statement until the end of that tick (its promise callbacks included), so BEGIN
+ * with the first statement, statements issued together (`Promise.all`), and the last statement with
+ * its COMMIT each leave in one write: one round trip instead of one each.
+ */
+class PipelinedTransaction implements Transaction {
+  /** `open` until COMMIT or ROLLBACK has been sent. */
+  state: 'open' | 'ended' = 'open';
+  #corked = false;
+  readonly #stream: { cork(): void; uncork(): void } | null;
+
+  constructor(private readonly client: pg.PoolClient) {
+    this.#stream = streamOf(client);
+  }
+
+  /** Holds this tick's writes to send them in one. */
+  #batch(): void {
+    const stream = this.#stream;
+    if (!stream || this.#corked) return;
+    this.#corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      stream.uncork();
+    });
+  }
+
+  #send<Row>(sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
+    if (this.state !== 'open') return Promise.reject(new Error('The transaction is over'));
+    this.#batch();
+    return run<Row>(this.client, sql, params);
+  }
+
+  /** Sends COMMIT; the transaction is over from here, whatever it answers. */
+  #sendCommit(): Promise<void> {
+    this.#batch();
+    this.state = 'ended';
+    const commit = this.client.query('commit').then(({ command }) => {
+      // A statement failed and its error was caught: PostgreSQL rolled the transaction back.
+      if (command === 'ROLLBACK')
+        throw new Error('The transaction was rolled back: a statement in it failed');
+    });
+    commit.catch(() => {});
+    return commit;
+  }
+
+  /**
+   * BEGIN, not awaited: it fails only when the connection does, and then so does every statement
+   * after it, so none runs outside the transaction. Its failure is still reported by `end`.
+   */
+  begin(): Promise<unknown> {
+    const begun = this.#send('begin', []);
+    begun.catch(() => {});
+    return begun;
+  }
+
+  query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+    return this.#send<Row>(sql, params);
+  }
+
+  async exec(sql: string): Promise<void> {
+    if (this.state !== 'open') throw new Error('The transaction is over');
+    this.#batch();
+    await this.client.query(sql);
+  }
+
+  async queryAndCommit<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+    const result = this.#send<Row>(sql, params);
+    const commit = this.#sendCommit();
+    const answer = await result; // on its failure COMMIT answers ROLLBACK: the transaction is over
+    await commit;
+    return answer;
+  }
+
+  /** Commits, unless `queryAndCommit` already has. */
+  async commit(): Promise<void> {
+    if (this.state === 'open') await this.#sendCommit();
+  }
+
+  /** Rolls back a transaction still open; false when the connection is gone. */
+  async rollback(): Promise<boolean> {
+    if (this.state !== 'open') return true;
+    this.state = 'ended';
+    return this.client.query('rollback').then(
+      () => true,
+      () => false,
+    );
+  }
 }
 
 /**
@@ -136,7 +234,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     schema: options.schema ?? 'public',
     query: queryable.query,
     exec: queryable.exec,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
         let broken = false;
@@ -147,30 +245,15 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
           broken = true;
         };
         client.on('error', onError);
+        const tx = new PipelinedTransaction(client);
         try {
-          // Pipelined (the pool's clients run in `pg`'s pipeline mode): BEGIN goes out with the
-          // transaction's first statement instead of a round trip of its own. The server runs them
-          // in order on this one connection, and BEGIN fails only when the connection does, so the
-          // statement never runs outside the transaction; its failure is still awaited below.
-          // Corked, the two leave in one write: fn sends its first statement before it first waits.
-          const stream = streamOf(client);
-          stream?.cork();
-          const begun = client.query('begin');
-          begun.catch(() => {});
-          let running: Promise<T>;
-          try {
-            running = fn(wrap(client));
-          } finally {
-            stream?.uncork();
-          }
-          const result = await running;
+          const begun = tx.begin();
+          const result = await fn(tx);
           await begun;
-          await client.query('commit');
+          await tx.commit();
           return result;
         } catch (err) {
-          await client.query('rollback').catch(() => {
-            broken = true; // the connection is gone: drop it from the pool
-          });
+          if (!(await tx.rollback())) broken = true; // the connection is gone: drop it from the pool
           const code = (err as { code?: string }).code;
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           throw err;
