@@ -22,7 +22,7 @@ export const messages: Messages = {
   methodAch: 'Bankkonto',
   cardNumber: 'Kortnummer',
   acceptedCards: 'Kort som accepteras: {list}',
-  expiry: 'Giltig till',
+  expiry: 'Utgångsdatum',
   expiryHint: 'MM/ÅÅ',
   cvv: 'Säkerhetskod (CVC)',
   cvvHint: '{n} siffror på ditt kort',
