@@ -22,15 +22,20 @@ describe('jsonForScript', () => {
 describe('pageWithState', () => {
   it('puts the block before </head> and the language on <html>, reading no $ pattern in the data', () => {
     const page = pageWithState(TEMPLATE, { orderNumber: "$' $& $`" } as never, 'es');
-    expect(page).toContain('<html lang="es">');
+    expect(page).toContain('<html lang="es" dir="ltr">');
     expect(page).toContain(
       '<script type="application/json" id="payframe-session">{"orderNumber":"$\' $\\u0026 $`"}</script>\n</head>',
     );
-    expect(page.replace(/<script[^]*?<\/script>\n/, '').replace('lang="es"', 'lang="en"')).toBe(TEMPLATE);
+    expect(page.replace(/<script[^]*?<\/script>\n/, '').replace('lang="es" dir="ltr"', 'lang="en"')).toBe(
+      TEMPLATE,
+    );
   });
 
   it('writes null for no such session, and no block when the page could not ask', () => {
     expect(pageWithState(TEMPLATE, null, 'en')).toContain('id="payframe-session">null</script>');
-    expect(pageWithState(TEMPLATE, undefined, 'en')).toBe(TEMPLATE);
+    expect(pageWithState(TEMPLATE, null, 'he')).toContain('<html lang="he" dir="rtl">');
+    expect(pageWithState(TEMPLATE, undefined, 'en')).toBe(
+      TEMPLATE.replace('lang="en"', 'lang="en" dir="ltr"'),
+    );
   });
 });

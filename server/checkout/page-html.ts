@@ -2,7 +2,8 @@
  * The hosted page's HTML with the session state in it (shared/checkout/page-state.ts says what the
  * block holds and why). Pure: the built pay.html in, the page out.
  */
-import { type PageLang, SESSION_STATE_ID } from '../../shared/checkout/page-state.ts';
+import { dirOf, type PageLang } from '../../shared/checkout/page-lang.ts';
+import { SESSION_STATE_ID } from '../../shared/checkout/page-state.ts';
 import type { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 
 /**
@@ -19,13 +20,14 @@ export function jsonForScript(value: unknown): string {
 }
 
 /**
- * `html` (dist/widget/pay.html) with `lang` on its root element and, unless `state` is undefined
+ * `html` (dist/widget/pay.html) with `lang` and `dir` on its root element (Arabic and Hebrew are
+ * right to left from the first paint) and, unless `state` is undefined
  * (the page could not ask the gateway), the state block before `</head>`: module scripts run after
  * the document is parsed, so the app finds it on start.
  */
 export function pageWithState(html: string, state: WidgetSession | null | undefined, lang: PageLang): string {
   // Replacer functions throughout: a replacement string would read `$&` or `$'` in the data.
-  let page = html.replace(/<html\b[^>]*>/i, () => `<html lang="${lang}">`);
+  let page = html.replace(/<html\b[^>]*>/i, () => `<html lang="${lang}" dir="${dirOf(lang)}">`);
   if (state !== undefined) {
     const block = `<script type="application/json" id="${SESSION_STATE_ID}">${jsonForScript(state)}</script>\n`;
     page = page.replace(/<\/head>/i, (end) => `${block}${end}`);

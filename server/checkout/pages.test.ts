@@ -194,14 +194,24 @@ describe('GET /pay/:token', () => {
 
   it.skipIf(!built)('says its language on the root element, as the app will choose it', async () => {
     const es = await createSession(w, { locale: 'es-MX' });
-    expect((await w.app.inject(`/pay/${es}`)).body).toContain('<html lang="es">');
-    expect((await w.app.inject(`/pay/${token}`)).body).toContain('<html lang="en">');
-    expect((await w.app.inject(`/pay/${token}?locale=es`)).body).toContain('<html lang="es">');
-    const browser = await w.app.inject({
-      url: `/pay/${token}`,
-      headers: { 'accept-language': 'fr-CA, es;q=0.8' },
-    });
-    expect(browser.body).toContain('<html lang="es">');
+    const page = async (url: string, acceptLanguage?: string) =>
+      (await w.app.inject({ url, headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }))
+        .body;
+    expect(await page(`/pay/${es}`)).toContain('<html lang="es" dir="ltr">');
+    expect(await page(`/pay/${token}`)).toContain('<html lang="en" dir="ltr">');
+    expect(await page(`/pay/${token}?locale=es`)).toContain('<html lang="es" dir="ltr">');
+    // The session's locale before the widget's, the widget's before the browser's.
+    expect(await page(`/pay/${es}?locale=fr`, 'fr')).toContain('<html lang="es"');
+    expect(await page(`/pay/${token}?locale=es`, 'fr')).toContain('<html lang="es"');
+    // The browser's by q-value (fr-CA reads French), q=0 never, then English.
+    expect(await page(`/pay/${token}`, 'fr-CA, es;q=0.8')).toContain('<html lang="fr" dir="ltr">');
+    expect(await page(`/pay/${token}`, 'fr;q=0.2, es;q=0.9')).toContain('<html lang="es"');
+    expect(await page(`/pay/${token}`, 'es;q=0, nb')).toContain('<html lang="en"');
+    // Arabic and Hebrew right to left from the first paint; Chinese and Portuguese by their fallbacks.
+    expect(await page(`/pay/${token}`, 'ar-EG')).toContain('<html lang="ar" dir="rtl">');
+    expect(await page(`/pay/${token}?locale=iw`)).toContain('<html lang="he" dir="rtl">');
+    expect(await page(`/pay/${token}`, 'zh-Hans-CN')).toContain('<html lang="zh-CN" dir="ltr">');
+    expect(await page(`/pay/${token}`, 'zh-TW, pt-PT;q=0.5')).toContain('<html lang="pt-BR" dir="ltr">');
   });
 
   it.skipIf(!built)('goes out without state when the gateway does not answer: the app asks', async () => {

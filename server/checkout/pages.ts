@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
-import { type PageLang, pickLang } from '../../shared/checkout/page-state.ts';
+import { acceptedLanguages, type PageLang, pickLang } from '../../shared/checkout/page-lang.ts';
 import type { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 import { PayframeError } from '../errors.ts';
 import { PAGE_CSP, WIDGET_DIST } from '../http/widget-assets.ts';
@@ -104,11 +104,12 @@ export async function payPageRoutes(
       }
       const origins = request.query.embed === '1' ? (state?.embedOrigins ?? []) : [];
       const logoOrigin = logoOriginOf(state?.merchant.logoUrl ?? null);
-      // The language the app will choose (widget/app/pay/i18n), so the document says it from the
-      // start: `?locale=` (the first, as URLSearchParams.get reads it), the session's, the browser's.
+      // The language the app will choose (widget/app/pay/i18n), so the document says it, and its
+      // direction, from the first paint: the session's, the widget's `?locale=` (the first, as
+      // URLSearchParams.get reads it), the browser's by q-value (shared/checkout/page-lang.ts).
       const asked: unknown = [request.query.locale].flat()[0];
-      const browser = (request.headers['accept-language'] ?? '').split(',').map((l) => l.split(';')[0]);
-      const lang = pickLang([typeof asked === 'string' ? asked : null, state?.locale, ...browser]);
+      const browser = acceptedLanguages(request.headers['accept-language']);
+      const lang = pickLang([state?.locale, typeof asked === 'string' ? asked : null, ...browser]);
       const ancestors = origins.filter((o) => ORIGIN.test(o));
       const challengeOrigin = deps.threeDs?.frameOrigin ?? null;
       reply

@@ -23,6 +23,9 @@ const ACH: Record<string, string> = {
   '57': 'This payment method is not accepted here.',
 };
 
+/** The codes with a message of their own: every language of the page words each of them. */
+export const DECLINE_CODES = { card: Object.keys(CARD), ach: Object.keys(ACH) } as const;
+
 export function declineMessage(code: string, method: 'card' | 'ach'): string {
   return (
     (method === 'ach' ? ACH[code] : CARD[code]) ??

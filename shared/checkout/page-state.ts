@@ -11,20 +11,5 @@
  */
 export const SESSION_STATE_ID = 'payframe-session';
 
-/** The languages the hosted page speaks; English is bundled, the others load lazily. */
-export const PAGE_LANGS = ['en', 'es'] as const;
-export type PageLang = (typeof PAGE_LANGS)[number];
-
-/**
- * The first supported language among the candidates (primary subtag), or English. The page route
- * and the app use it with the same candidates (`?locale=`, the session's locale, the browser's
- * languages), so the HTML's `lang` is the one the app renders in.
- */
-export function pickLang(candidates: readonly (string | null | undefined)[]): PageLang {
-  for (const c of candidates) {
-    const primary = (c ?? '').trim().toLowerCase().split(/[-_]/)[0];
-    const found = PAGE_LANGS.find((l) => l === primary);
-    if (found) return found;
-  }
-  return 'en';
-}
+/** The page's languages and their choice live in page-lang.ts; the page route and app import them here too. */
+export { PAGE_LANGS, type PageLang, pickLang } from './page-lang.ts';

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
 import { PAGE_LANGS } from '../../shared/checkout/page-state.ts';
-import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
+import { parseEmbedMessage, SESSION_TOKEN, WORDS, wordsIn } from './messages.ts';
 
 const ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const env = { source: 'payframe', v: 2, instance: ID };
@@ -105,7 +105,7 @@ function broken(m: Record<string, unknown>): unknown[] {
     out.push(
       { ...m, data: {} },
       { ...m, height: 10 },
-      { ...m, lang: 'fr' },
+      { ...m, lang: 'fr-FR-x' },
       { ...m, lang: 1 },
       { ...m, lang: 'toString' },
     );
@@ -156,8 +156,18 @@ describe('parseEmbedMessage agrees with the shared EmbedMessage schema', () => {
   });
 });
 
-test('the loader knows the same languages as the page', () => {
-  expect(Object.keys(WORDS)).toEqual([...PAGE_LANGS]);
+test("the loader takes the form's ready in every page language, with its words or English ones", () => {
+  for (const lang of PAGE_LANGS) {
+    expect(parseEmbedMessage({ ...env, type: 'ready', lang }, ID)).toEqual({ ...env, type: 'ready', lang });
+    expect(wordsIn(lang)).toBe(WORDS[lang] ?? WORDS.en);
+  }
+  expect(wordsIn('es-MX')).toBe(WORDS.es);
+  expect(wordsIn('ES')).toBe(WORDS.es);
+  expect(wordsIn('')).toBe(WORDS.en);
+  // Only the zod schema knows the list: a short tag it does not name still picks only words.
+  expect(EmbedMessage.safeParse({ ...env, type: 'ready', lang: 'xx' }).success).toBe(false);
+  expect(parseEmbedMessage({ ...env, type: 'ready', lang: 'xx' }, ID)?.type).toBe('ready');
+  expect(wordsIn('xx')).toBe(WORDS.en);
 });
 
 test('the loader checks session tokens with the shared pattern', () => {

@@ -43,13 +43,19 @@ const validCancel = (d: Data) =>
   typeof d.sessionOpen === 'boolean';
 
 /**
- * The loader's own words in each language the form speaks: the keys are shared/checkout/
- * page-state.ts PAGE_LANGS, copied (messages.test.ts compares the two).
+ * The loader's own words (the modal's title, its close button, the frame's name), in English and
+ * Spanish; a form in another language has the English ones: thirteen languages' words do not fit
+ * the loader's 3 KB budget (DESIGN.md §11), nor does the list of them, so a `ready` message's `lang`
+ * is checked as a short tag only (it picks these words and nothing else; the zod schema names the
+ * list, and messages.test.ts holds every page language to pass here).
  */
 export const WORDS: Record<string, { frame: string; title: string; close: string }> = {
   en: { frame: 'Secure payment form', title: 'Secure checkout', close: 'Close' },
   es: { frame: 'Formulario de pago seguro', title: 'Pago seguro', close: 'Cerrar' },
 };
+
+/** The loader's words for a language tag (its first two letters), English when it has none. */
+export const wordsIn = (lang: string) => WORDS[lang.slice(0, 2).toLowerCase()] || WORDS.en!;
 
 const validError = (d: Data) =>
   hasKeys(d, 'code message currency declineCode') &&
@@ -80,7 +86,7 @@ export function parseEmbedMessage(data: unknown, instance: string): EmbedMessage
   const { type, data: d, height: h } = data;
   const ok =
     type === 'ready'
-      ? hasKeys(data, ENVELOPE + ' lang') && has(WORDS, data.lang)
+      ? hasKeys(data, ENVELOPE + ' lang') && isText(data.lang, 5) // 'zh-CN', 'pt-BR' at most
       : type === 'resize'
         ? hasKeys(data, ENVELOPE + ' height') &&
           // An integer 0…20000: a number whose low 15 bits are all of it (not -1, 1.5 or '10').

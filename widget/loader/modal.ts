@@ -10,7 +10,7 @@
  * Styles go through the CSSOM, which a merchant CSP without 'unsafe-inline' still allows.
  */
 import type { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
-import { WORDS } from './messages.ts';
+import { wordsIn } from './messages.ts';
 import { createWidget, type Instance, type MountOptions, wordsFor } from './widget.ts';
 
 let closeCurrent: (() => void) | null = null;
@@ -74,7 +74,7 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
   let closed = false;
   const [instance, emit] = createWidget(payframeOrigin, body, options, (m: EmbedMessage) => {
     if (m.type === 'ready') {
-      words = WORDS[m.lang]!;
+      words = wordsIn(m.lang);
       say();
     }
     if (m.type === 'success') paid = true;

@@ -4,7 +4,7 @@
  * this instance's own iframe window, and carry this instance's id: two widgets never cross-talk.
  */
 import type { EmbedEventName, EmbedMessage, LoadErrorReason } from '../../shared/checkout/embed-messages.ts';
-import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
+import { parseEmbedMessage, SESSION_TOKEN, wordsIn } from './messages.ts';
 
 export type Handler = (detail?: unknown) => void;
 
@@ -64,8 +64,7 @@ export function frameUrl(payframeOrigin: string, options: MountOptions, instance
  * Until the form says which language it chose (its `ready` message): the widget's locale, else the
  * host page's language.
  */
-export const wordsFor = (options: MountOptions) =>
-  WORDS[/^es/i.test(options.locale || document.documentElement.lang) ? 'es' : 'en']!;
+export const wordsFor = (options: MountOptions) => wordsIn(options.locale || document.documentElement.lang);
 
 export function createWidget(
   payframeOrigin: string,
@@ -119,7 +118,7 @@ export function createWidget(
     // The form's language, chosen from the session too: the loader's words follow it.
     if (m.type === 'ready') {
       clearTimeout(timer);
-      iframe.title = WORDS[m.lang]!.frame;
+      iframe.title = wordsIn(m.lang).frame;
     }
     if (intercept) intercept(m);
     if (m.type !== 'escape') emit(m.type, 'data' in m ? { ...m.data } : undefined);

@@ -27,7 +27,7 @@ const start = (initial?: Initial) => {
 const session = pageSession(token);
 if (session === undefined) start();
 else {
-  const lang = pickLang([params.get('locale'), session?.locale, ...navigator.languages]);
+  const lang = pickLang([session?.locale, params.get('locale'), ...navigator.languages]);
   // The loader holds the iframe at a placeholder height until the frame tells it its own (issue 14
   // §3). The origins to tell are in the page's state: known now, the first layout's height goes out
   // as soon as it is measured, not after the first render's effects (a visible jump of the frame).

@@ -16,7 +16,7 @@ import { type Embed, successMessage } from '../embed.ts';
 import { expiryWarningIn } from '../expiry-warning.ts';
 import { formatMoney } from '../format.ts';
 import { I18nContext } from '../i18n/context.ts';
-import { english, type I18n, loadI18n, pickLang } from '../i18n/index.ts';
+import { english, type I18n, type Lang, loadI18n, pickLang, setDocumentLang } from '../i18n/index.ts';
 import { NO_PROBLEMS, serverProblems } from '../server-problems.ts';
 import { AchForm } from './ach-form.tsx';
 import { CardForm } from './card-form.tsx';
@@ -24,6 +24,7 @@ import { Challenge } from './challenge.tsx';
 import { CancelControl } from './cancel-control.tsx';
 import { focusFirstInvalid, focusSoon } from './field.tsx';
 import { Header } from './header.tsx';
+import { LanguageSelect } from './language-select.tsx';
 import { Notice } from './notice.tsx';
 import { Purchase } from './purchase.tsx';
 import { Receipt } from './receipt.tsx';
@@ -93,15 +94,21 @@ export function App({ token, params, embed, initial }: Props) {
     tellHost(next);
   };
 
-  /** A session is here, in its language: the document and the host page learn of it. */
-  const announce = (s: WidgetSession, chosen: I18n) => {
-    document.documentElement.lang = chosen.lang;
+  /** The document's language, direction and title (Arabic and Hebrew right to left). */
+  const retitle = (s: WidgetSession | null, chosen: I18n) => {
+    setDocumentLang(chosen.lang);
+    if (!s) return;
     document.title = [
       chosen.t('pay', { amount: formatMoney(s.amount, s.currency, chosen.lang) }),
       s.merchant.name,
     ]
       .filter(Boolean)
       .join(' · ');
+  };
+
+  /** A session is here, in its language: the document and the host page learn of it. */
+  const announce = (s: WidgetSession, chosen: I18n) => {
+    retitle(s, chosen);
     embed?.setOrigins(s.embedOrigins ?? []);
     embed?.send({ type: 'ready', lang: chosen.lang });
     // The page loaded but can take no payment: the loader reports it (`loaderror`, issue 14 §12).
@@ -116,10 +123,10 @@ export function App({ token, params, embed, initial }: Props) {
     if (!res.ok) {
       const chosen = await first;
       setI18n(chosen);
-      document.documentElement.lang = chosen.lang;
+      setDocumentLang(chosen.lang);
       return setScreen({ kind: res.kind === 'http' && res.status === 404 ? 'not-found' : 'load-failed' });
     }
-    const chosen = await languageFor([asked, res.data.locale, ...navigator.languages]);
+    const chosen = await languageFor([res.data.locale, asked, ...navigator.languages]);
     setI18n(chosen);
     announce(res.data, chosen);
     show(res.data);
@@ -130,7 +137,7 @@ export function App({ token, params, embed, initial }: Props) {
   // session comes from the API.
   useEffect(() => {
     if (!initial) void load();
-    else if (!initial.session) document.documentElement.lang = initial.i18n.lang;
+    else if (!initial.session) setDocumentLang(initial.i18n.lang);
     else {
       announce(initial.session, initial.i18n);
       tellHost(screenOf(initial.session));
@@ -175,6 +182,16 @@ export function App({ token, params, embed, initial }: Props) {
     document.addEventListener('keydown', hold, true);
     return () => document.removeEventListener('keydown', hold, true);
   }, [busy, screen.kind]);
+
+  // The shopper's own choice in the selector: its chunk, then the page in it, without a reload.
+  const switchLang = (next: Lang) =>
+    void loadI18n(next).then(
+      (chosen) => {
+        setI18n(chosen);
+        retitle(session, chosen);
+      },
+      () => undefined, // the chunk did not come (offline): the page stays as it was, still usable
+    );
 
   // While loading, the page lays out a stand-in session under a skeleton (skeleton.tsx, issue 14 §3).
   const loading = screen.kind === 'loading';
@@ -308,7 +325,9 @@ export function App({ token, params, embed, initial }: Props) {
     (shown?.merchant.website && /^https?:/i.test(shown.merchant.website) ? shown.merchant.website : null);
   const backLabel = (
     <>
-      <span aria-hidden="true">← </span>
+      <span aria-hidden="true" class="pf-back-arrow">
+        ←
+      </span>{' '}
       {t('backToStore', { merchant: merchant ?? t('theMerchant') })}
     </>
   );
@@ -525,6 +544,8 @@ export function App({ token, params, embed, initial }: Props) {
           </Header>
         ) : null}
         <div class="pf-body">{body}</div>
+        {/* Last in the page, after every step of the payment: the form's tab order is unchanged. */}
+        {embed ? null : <LanguageSelect lang={lang} onChange={switchLang} />}
       </>
     );
   }

@@ -47,6 +47,9 @@ export function Field({ id, label, hint, problem, aside, mark, class: cls, ...in
         name={id}
         aria-invalid={problem ? 'true' : 'false'}
         aria-describedby={describedBy || undefined}
+        // Digits (card number, expiry, CVC, routing and account numbers, codes) read left to
+        // right on a right-to-left page too, as banks print them (issue 17).
+        dir={input.inputMode === 'numeric' ? 'ltr' : undefined}
         {...input}
       />
       <p class="pf-error" id={`${id}-error`} aria-live="polite">

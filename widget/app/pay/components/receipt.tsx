@@ -30,24 +30,27 @@ export function Receipt({ receipt, redirectUrl, merchant, fresh }: Props) {
   const last4 = (receipt.maskedCard ?? '').replace(/\D/g, '').slice(-4);
   // A card as the shopper knows it, "Visa ••4242", its brand from the typed field (issue 14 §3).
   const card = [receipt.cardBrand, last4 ? `••${last4}` : null].filter(Boolean).join(' ');
+  // Codes keep their left-to-right order on a right-to-left page; the amount is isolated from the
+  // text around it (issue 17).
+  const ltr = (code: string | null) => (code ? <span dir="ltr">{code}</span> : null);
   const rows: [string, preact.ComponentChild][] = [
     [t('rMerchant'), receipt.merchantName ?? merchant],
-    [t('rOrder'), receipt.orderNumber],
-    [t('rAmount'), formatMoney(receipt.amount, receipt.currency, lang)],
+    [t('rOrder'), ltr(receipt.orderNumber)],
+    [t('rAmount'), <bdi>{formatMoney(receipt.amount, receipt.currency, lang)}</bdi>],
     ach
       ? [t('rBankAccount'), t('rAchProcessing', { account: last4 ? `••${last4}` : '' }).trim()]
       : [
           t('rCard'),
           card ? (
-            <span class="pf-card-name" data-testid="receipt-card">
+            <span class="pf-card-name" data-testid="receipt-card" dir="ltr">
               <BrandMark type={markOf(receipt.cardBrand)} />
               {card}
             </span>
           ) : null,
         ],
-    [t('rApproval'), ach ? null : receipt.approvalCode],
+    [t('rApproval'), ach ? null : ltr(receipt.approvalCode)],
     [t('rDate'), formatDateTime(receipt.paidAt, lang)],
-    [t('rTransaction'), receipt.transactionId],
+    [t('rTransaction'), ltr(receipt.transactionId)],
   ];
 
   return (

@@ -1,14 +1,15 @@
 /**
- * The page's language: `?locale=`, else the session's locale, else the browser's languages; English
- * when none is supported (the list and the choice: shared/checkout/page-state.ts, which the page route
- * uses too). English is bundled; the others are dynamic imports (STYLE.md §7).
+ * The page's language: the session's locale, else the widget's (`?locale=`), else the browser's
+ * languages; English when none is supported (the list and the choice: shared/checkout/page-lang.ts,
+ * which the page route uses too), and whichever the shopper picks in the page's language selector.
+ * English is bundled; every other language is its own lazy chunk (STYLE.md §7), loaded by LOADERS.
  */
 import { declineMessage } from '../../../../shared/checkout/decline-messages.ts';
-import type { PageLang } from '../../../../shared/checkout/page-state.ts';
+import { dirOf, type PageLang } from '../../../../shared/checkout/page-lang.ts';
 import { type DeclineMessages, en, type MessageKey, type Messages } from './en.ts';
 
 export type { MessageKey } from './en.ts';
-export { pickLang } from '../../../../shared/checkout/page-state.ts';
+export { pickLang } from '../../../../shared/checkout/page-lang.ts';
 export type Lang = PageLang;
 
 export interface I18n {
@@ -17,13 +18,41 @@ export interface I18n {
   decline: (code: string, method: 'card' | 'ach') => string;
 }
 
+interface Dictionary {
+  messages: Messages;
+  declines: DeclineMessages;
+}
+
+/**
+ * One dynamic import per language: Vite makes each its own chunk, fetched only when that language
+ * is chosen. Typed by the page's language list, so a language without its dictionary (or a
+ * dictionary the list does not name) does not typecheck.
+ */
+const LOADERS: Record<Exclude<Lang, 'en'>, () => Promise<Dictionary>> = {
+  es: () => import('./es.ts'),
+  fr: () => import('./fr.ts'),
+  de: () => import('./de.ts'),
+  it: () => import('./it.ts'),
+  'pt-BR': () => import('./pt-BR.ts'),
+  nl: () => import('./nl.ts'),
+  pl: () => import('./pl.ts'),
+  sv: () => import('./sv.ts'),
+  ja: () => import('./ja.ts'),
+  'zh-CN': () => import('./zh-CN.ts'),
+  ar: () => import('./ar.ts'),
+  he: () => import('./he.ts'),
+};
+
 function make(lang: Lang, dict: Messages, declines: DeclineMessages | null): I18n {
+  // Counts in the shopper's digits and grouping (Arabic's own digits, 1 234 in French).
+  const numbers = new Intl.NumberFormat(lang);
   return {
     lang,
     t: (key, vars) =>
-      dict[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-        vars && name in vars ? String(vars[name]) : whole,
-      ),
+      dict[key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+        const v = vars?.[name];
+        return v === undefined ? whole : typeof v === 'number' ? numbers.format(v) : v;
+      }),
     decline: (code, method) =>
       declines
         ? ((method === 'ach' ? declines.ach[code] : declines.card[code]) ?? declines.other)
@@ -34,9 +63,13 @@ function make(lang: Lang, dict: Messages, declines: DeclineMessages | null): I18
 export const english: I18n = make('en', en, null);
 
 export async function loadI18n(lang: Lang): Promise<I18n> {
-  if (lang === 'es') {
-    const es = await import('./es.ts');
-    return make('es', es.messages, es.declines);
-  }
-  return english;
+  if (lang === 'en') return english;
+  const dict = await LOADERS[lang]();
+  return make(lang, dict.messages, dict.declines);
+}
+
+/** The document says the page's language and direction (Arabic and Hebrew right to left). */
+export function setDocumentLang(lang: Lang, root: HTMLElement = document.documentElement): void {
+  root.lang = lang;
+  root.dir = dirOf(lang);
 }
