@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
+import { PAGE_LANGS } from '../shared/checkout/page-lang.ts';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/widget');
 const KB = 1024;
@@ -61,6 +62,32 @@ test(`the hosted page's first paint (pay.html's JS and CSS) is at most ${FIRST_P
     total,
     `first paint is ${total} bytes gzip (${sizes.join(', ')}); the budget is ${FIRST_PAINT_BUDGET}`,
   ).toBeLessThanOrEqual(FIRST_PAINT_BUDGET);
+});
+
+/** Each language's lazy chunk in the build: `assets/<lang>-<hash>.js` (widget/app/pay/i18n/index.ts). */
+function languageChunks(): Map<string, string> {
+  const assets = fs.readdirSync(path.join(DIST, 'assets'));
+  return new Map(
+    PAGE_LANGS.filter((l) => l !== 'en').map((lang) => {
+      const found = assets.filter((f) => f.startsWith(`${lang}-`) && /^[\w-]+-[\w-]{8}\.js$/.test(f));
+      expect(found, `the build has one chunk for ${lang}`).toHaveLength(1);
+      return [lang, path.join('assets', found[0]!)];
+    }),
+  );
+}
+
+test(`every language's first paint (pay.html's JS and CSS and its dictionary) is at most ${FIRST_PAINT_BUDGET / KB} KB gzip`, () => {
+  const files = firstPaintFiles(fs.readFileSync(built('pay.html'), 'utf8'));
+  const english = files.reduce((sum, f) => sum + gzipSize(built(f)), 0);
+  const chunks = languageChunks();
+  // Each dictionary stays out of the first paint: English pays for none of them.
+  for (const chunk of chunks.values()) expect(files).not.toContain(chunk);
+  for (const [lang, chunk] of chunks) {
+    const total = english + gzipSize(built(chunk));
+    expect(total, `${lang}: ${total} bytes gzip; the budget is ${FIRST_PAINT_BUDGET}`).toBeLessThanOrEqual(
+      FIRST_PAINT_BUDGET,
+    );
+  }
 });
 
 test('firstPaintFiles reads scripts, stylesheets and modulepreloads, not lazy or foreign files', () => {
