@@ -14,7 +14,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
-import { acceptedLanguages, type PageLang, pickLang } from '../../shared/checkout/page-lang.ts';
+import type { PageLang } from '../../shared/checkout/page-lang.ts';
+import { acceptedLanguages, pickLang } from '../../shared/checkout/page-lang-choice.ts';
 import type { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 import { PayframeError } from '../errors.ts';
 import { PAGE_CSP, WIDGET_DIST } from '../http/widget-assets.ts';
@@ -106,7 +107,7 @@ export async function payPageRoutes(
       const logoOrigin = logoOriginOf(state?.merchant.logoUrl ?? null);
       // The language the app will choose (widget/app/pay/i18n), so the document says it, and its
       // direction, from the first paint: the session's, the widget's `?locale=` (the first, as
-      // URLSearchParams.get reads it), the browser's by q-value (shared/checkout/page-lang.ts).
+      // URLSearchParams.get reads it), the browser's by q-value (shared/checkout/page-lang-choice.ts).
       const asked: unknown = [request.query.locale].flat()[0];
       const browser = acceptedLanguages(request.headers['accept-language']);
       const lang = pickLang([state?.locale, typeof asked === 'string' ? asked : null, ...browser]);

@@ -11,5 +11,5 @@
  */
 export const SESSION_STATE_ID = 'payframe-session';
 
-/** The page's languages and their choice live in page-lang.ts; the page route and app import them here too. */
-export { PAGE_LANGS, type PageLang, pickLang } from './page-lang.ts';
+/** The page's languages live in page-lang.ts (their choice in page-lang-choice.ts). */
+export { PAGE_LANGS, type PageLang } from './page-lang.ts';

@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { App, type Initial } from './components/app.tsx';
 import { createEmbed } from './embed.ts';
-import { english, loadI18n, pickLang } from './i18n/index.ts';
+import { documentLang, english, loadI18n } from './i18n/index.ts';
 import { pageSession } from './page-state.ts';
 import { applyTheme, checkTheme } from './theme.ts';
 import './style.css';
@@ -22,12 +22,13 @@ const start = (initial?: Initial) => {
   if (app) render(<App token={token} params={params} embed={embed} initial={initial} />, app);
 };
 
-// The session the HTML carried renders at once, in its language; only a language other than the
-// bundled English waits for its dictionary first (one small chunk, no API call).
+// The session the HTML carried renders at once, in the language the page route chose and wrote on
+// <html lang> (the session's, the widget's, the browser's); only a language other than the bundled
+// English waits for its dictionary first (one small chunk, no API call).
 const session = pageSession(token);
 if (session === undefined) start();
 else {
-  const lang = pickLang([session?.locale, params.get('locale'), ...navigator.languages]);
+  const lang = documentLang(root);
   // The loader holds the iframe at a placeholder height until the frame tells it its own (issue 14
   // §3). The origins to tell are in the page's state: known now, the first layout's height goes out
   // as soon as it is measured, not after the first render's effects (a visible jump of the frame).

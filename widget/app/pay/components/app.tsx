@@ -16,7 +16,7 @@ import { type Embed, successMessage } from '../embed.ts';
 import { expiryWarningIn } from '../expiry-warning.ts';
 import { formatMoney } from '../format.ts';
 import { I18nContext } from '../i18n/context.ts';
-import { english, type I18n, type Lang, loadI18n, pickLang, setDocumentLang } from '../i18n/index.ts';
+import { chooseI18n, english, type I18n, type Lang, loadI18n, setDocumentLang } from '../i18n/index.ts';
 import { NO_PROBLEMS, serverProblems } from '../server-problems.ts';
 import { AchForm } from './ach-form.tsx';
 import { CardForm } from './card-form.tsx';
@@ -24,7 +24,6 @@ import { Challenge } from './challenge.tsx';
 import { CancelControl } from './cancel-control.tsx';
 import { focusFirstInvalid, focusSoon } from './field.tsx';
 import { Header } from './header.tsx';
-import { LanguageSelect } from './language-select.tsx';
 import { Notice } from './notice.tsx';
 import { Purchase } from './purchase.tsx';
 import { Receipt } from './receipt.tsx';
@@ -48,10 +47,6 @@ interface Props {
   params: URLSearchParams;
   embed: Embed | null;
   initial?: Initial | undefined;
-}
-
-async function languageFor(candidates: (string | null | undefined)[]): Promise<I18n> {
-  return loadI18n(pickLang(candidates)).catch(() => english);
 }
 
 /** The screen a loaded session asks for (a paid one without its receipt is shown as closed). */
@@ -118,7 +113,7 @@ export function App({ token, params, embed, initial }: Props) {
 
   const load = async () => {
     setScreen({ kind: 'loading' });
-    const first = languageFor([asked, ...navigator.languages]);
+    const first = chooseI18n([asked, ...navigator.languages]);
     const res = await api.load();
     if (!res.ok) {
       const chosen = await first;
@@ -126,7 +121,7 @@ export function App({ token, params, embed, initial }: Props) {
       setDocumentLang(chosen.lang);
       return setScreen({ kind: res.kind === 'http' && res.status === 404 ? 'not-found' : 'load-failed' });
     }
-    const chosen = await languageFor([res.data.locale, asked, ...navigator.languages]);
+    const chosen = await chooseI18n([res.data.locale, asked, ...navigator.languages]);
     setI18n(chosen);
     announce(res.data, chosen);
     show(res.data);
@@ -182,6 +177,17 @@ export function App({ token, params, embed, initial }: Props) {
     document.addEventListener('keydown', hold, true);
     return () => document.removeEventListener('keydown', hold, true);
   }, [busy, screen.kind]);
+
+  // The language selector is a chunk of its own, fetched after the first paint (it sits last in the
+  // page, and its names and labels need not weigh on the first paint); its place is kept meanwhile.
+  const [Selector, setSelector] = useState<typeof import('./language-select.tsx').LanguageSelect>();
+  useEffect(() => {
+    if (embed) return;
+    import('./language-select.tsx').then(
+      (m) => setSelector(() => m.LanguageSelect),
+      () => undefined, // not fetched (offline): the page is still whole in its language
+    );
+  }, []);
 
   // The shopper's own choice in the selector: its chunk, then the page in it, without a reload.
   const switchLang = (next: Lang) =>
@@ -545,7 +551,11 @@ export function App({ token, params, embed, initial }: Props) {
         ) : null}
         <div class="pf-body">{body}</div>
         {/* Last in the page, after every step of the payment: the form's tab order is unchanged. */}
-        {embed ? null : <LanguageSelect lang={lang} onChange={switchLang} />}
+        {embed ? null : Selector ? (
+          <Selector lang={lang} onChange={switchLang} />
+        ) : (
+          <div class="pf-lang" aria-hidden="true" />
+        )}
       </>
     );
   }

@@ -1,15 +1,15 @@
 /**
  * The page's language: the session's locale, else the widget's (`?locale=`), else the browser's
- * languages; English when none is supported (the list and the choice: shared/checkout/page-lang.ts,
- * which the page route uses too), and whichever the shopper picks in the page's language selector.
- * English is bundled; every other language is its own lazy chunk (STYLE.md §7), loaded by LOADERS.
+ * languages; English when none is supported (shared/checkout/page-lang-choice.ts: the page route
+ * chooses and says it on `<html lang>`), and whichever the shopper picks in the page's language
+ * selector. English is bundled; every other language is its own lazy chunk (STYLE.md §7), loaded
+ * by LOADERS.
  */
 import { declineMessage } from '../../../../shared/checkout/decline-messages.ts';
-import { dirOf, type PageLang } from '../../../../shared/checkout/page-lang.ts';
+import { dirOf, PAGE_LANGS, type PageLang } from '../../../../shared/checkout/page-lang.ts';
 import { type DeclineMessages, en, type MessageKey, type Messages } from './en.ts';
 
 export type { MessageKey } from './en.ts';
-export { pickLang } from '../../../../shared/checkout/page-lang.ts';
 export type Lang = PageLang;
 
 export interface I18n {
@@ -66,6 +66,23 @@ export async function loadI18n(lang: Lang): Promise<I18n> {
   if (lang === 'en') return english;
   const dict = await LOADERS[lang]();
   return make(lang, dict.messages, dict.declines);
+}
+
+/** The page language `<html lang>` says (the page route chose it), English when it names none. */
+export const documentLang = (root: HTMLElement = document.documentElement): Lang =>
+  PAGE_LANGS.find((l) => l === root.lang) ?? 'en';
+
+/**
+ * The page's language chosen in the browser, for a page that came without the session's state
+ * (the route chose without its locale): the choice is a chunk of its own, out of the first paint.
+ */
+export async function chooseI18n(candidates: readonly (string | null | undefined)[]): Promise<I18n> {
+  try {
+    const { pickLang } = await import('../../../../shared/checkout/page-lang-choice.ts');
+    return await loadI18n(pickLang(candidates));
+  } catch {
+    return english;
+  }
 }
 
 /** The document says the page's language and direction (Arabic and Hebrew right to left). */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { acceptedLanguages, dirOf, matchLang, PAGE_LANGS, type PageLang, pickLang } from './page-lang.ts';
+import { acceptedLanguages, matchLang, pickLang } from './page-lang-choice.ts';
+import { dirOf, PAGE_LANGS, type PageLang } from './page-lang.ts';
 
 /** The tag asked → the page language it gets, when that language is one the page speaks. */
 const TABLE: [string, string | null][] = [
