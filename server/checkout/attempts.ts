@@ -5,7 +5,7 @@
  * recorded with the payment (or the decline), the webhook event and the key's answer in one
  * transaction (REL-4).
  */
-import type { Queryable } from '../db/database.ts';
+import { lastStatement, type Queryable } from '../db/database.ts';
 import type { Attempt, Outcome, Payment, SessionSnapshot } from './records.ts';
 import { enqueueEvent } from './webhooks.ts';
 
@@ -44,13 +44,17 @@ function paymentOfRow(r: Row): Payment {
   };
 }
 
-/** Commits a `started` attempt; null when another attempt of the session is already started. */
+/**
+ * A new `started` attempt, or null when another attempt of the session is `started`. `last`: the
+ * statement ends `q`'s transaction (it is committed with it).
+ */
 export async function startAttempt(
   q: Queryable,
   input: { sessionToken: string; key: string; method: 'card' | 'ach' },
   now: Date,
+  { last = false }: { last?: boolean } = {},
 ): Promise<Attempt | null> {
-  const { rows } = await q.query(
+  const { rows } = await lastStatement(q, last)(
     `insert into checkout_attempts (session_token, idempotency_key, method, state, started_at)
      values ($1, $2, $3, 'started', $4) on conflict do nothing returning *`,
     [input.sessionToken, input.key, input.method, now],
@@ -159,7 +163,9 @@ export async function finishAttempt(
 ): Promise<Payment | null> {
   const state = outcome.kind;
   const s = session;
-  await q.query(
+  // The attempt's end and what follows from it (the payment, or a decline's event) are sent
+  // together: one round trip.
+  const ended = q.query(
     `update checkout_attempts set state = $2, finished_at = $3, response_code = $4, response_message = $5,
        transaction_id = $6, merchant_id = coalesce($7, merchant_id), merchant_name = coalesce($8, merchant_name),
        amount = coalesce($9, amount), currency = coalesce($10, currency),
@@ -180,23 +186,22 @@ export async function finishAttempt(
       s?.returnUrl ?? null,
     ],
   );
+  let follows: Promise<Payment | null> = Promise.resolve(null);
   if (outcome.kind === 'succeeded' && s?.payment) {
-    return recordPayment(
-      q,
-      { ...s.payment, attemptKey: attempt.idempotencyKey },
-      attempt.id,
-      s.webhookUrl,
-      now,
-    );
+    const payment = { ...s.payment, attemptKey: attempt.idempotencyKey };
+    follows = recordPayment(q, payment, attempt.id, s.webhookUrl, now);
+  } else if (outcome.kind === 'declined' && s?.webhookUrl) {
+    const event = {
+      url: s.webhookUrl,
+      type: 'payment.failed' as const,
+      attempt,
+      snapshot: s,
+      decline: outcome,
+    };
+    follows = enqueueEvent(q, event, now).then(() => null);
   }
-  if (outcome.kind === 'declined' && s?.webhookUrl) {
-    await enqueueEvent(
-      q,
-      { url: s.webhookUrl, type: 'payment.failed', attempt, snapshot: s, decline: outcome },
-      now,
-    );
-  }
-  return null;
+  const [, payment] = await Promise.all([ended, follows]);
+  return payment;
 }
 
 export async function markRecovered(q: Queryable, attemptId: string): Promise<void> {

@@ -10,7 +10,7 @@
  * attempt (IDEM-8), and after a decline.
  */
 import crypto from 'node:crypto';
-import type { Queryable } from '../db/database.ts';
+import { lastStatement, type Queryable } from '../db/database.ts';
 
 export interface KeyScope {
   sessionToken: string;
@@ -106,15 +106,19 @@ export async function claimKey(
   return { kind: 'replay', statusCode: row.status_code ?? 200, body: row.body ?? 'null' };
 }
 
-/** Stores the answer the key replays from now on (its JSON text, sent as is). */
+/**
+ * Stores the answer the key replays from now on (its JSON text, sent as is). `last`: the statement
+ * ends `q`'s transaction (it is committed with it).
+ */
 export async function completeKey(
   q: Queryable,
   scope: KeyScope,
   statusCode: number,
   body: string,
   now: Date,
+  { last = false }: { last?: boolean } = {},
 ): Promise<void> {
-  await q.query(
+  await lastStatement(q, last)(
     `update checkout_idempotency set state = 'completed', status_code = $4, body = $5, completed_at = $6
      where session_token = $1 and endpoint = $2 and key = $3 and state = 'in_flight'`,
     [scope.sessionToken, scope.endpoint, scope.key, statusCode, body, now],

@@ -108,8 +108,11 @@ type Begun =
   | { kind: 'busy'; other: Attempt | null }
   | { kind: 'started'; attempt: Attempt };
 
-/** Step 1, one transaction: counters, key, attempt. */
-function begin(
+/**
+ * Step 1, one transaction in two round trips: the counters, the key's claim and the session's
+ * payment here sent together; then the attempt, with the COMMIT.
+ */
+async function begin(
   deps: CheckoutDeps,
   scope: KeyScope,
   fingerprint: string,
@@ -117,20 +120,29 @@ function begin(
   limits: readonly (readonly [string, Rule])[],
 ): Promise<Begun> {
   const now = deps.now();
-  return deps.db.transaction(async (tx): Promise<Begun> => {
-    const wait = await hitAll(tx, limits, now);
-    if (wait > 0) return { kind: 'limited', wait };
-    const claim = await claimKey(tx, scope, fingerprint, now);
+  const begun = await deps.db.transaction(async (tx): Promise<Begun | { kind: 'taken' }> => {
+    const [wait, claim, payment] = await Promise.all([
+      hitAll(tx, limits, now),
+      claimKey(tx, scope, fingerprint, now),
+      paymentOfSession(tx, scope.sessionToken),
+    ]);
+    if (wait > 0) {
+      // Refused: the key is not used up (the counters stay).
+      if (claim.kind === 'claimed') await releaseKey(tx, scope);
+      return { kind: 'limited', wait };
+    }
     if (claim.kind !== 'claimed') return claim;
     // Paid and recorded here already: the receipt, without asking the gateway.
-    const payment = await paymentOfSession(tx, scope.sessionToken);
     if (payment?.transactionId) return { kind: 'paid', payment };
-    const attempt = await startAttempt(tx, { sessionToken: scope.sessionToken, key: scope.key, method }, now);
-    if (attempt) return { kind: 'started', attempt };
-    // Another attempt of the session is running: this key is not used up (the counters stay).
-    await releaseKey(tx, scope);
-    return { kind: 'busy', other: await startedAttempt(tx, scope.sessionToken) };
+    const input = { sessionToken: scope.sessionToken, key: scope.key, method };
+    const attempt = await startAttempt(tx, input, now, { last: true });
+    return attempt ? { kind: 'started', attempt } : { kind: 'taken' };
   });
+  if (begun.kind !== 'taken') return begun;
+  // Another attempt of the session is running: this key is not used up (the counters stay). Freed
+  // after the commit; one left claimed by a crash here is freed as abandoned (releaseAbandonedKeys).
+  await releaseKey(deps.db, scope);
+  return { kind: 'busy', other: await startedAttempt(deps.db, scope.sessionToken) };
 }
 
 export async function paySession(
@@ -236,7 +248,7 @@ async function execute(
   return settle(deps, scope, attempt, res, body.method === 'ach' ? 'ach' : 'card');
 }
 
-/** Stores the answer for the key inside the settling transaction. */
+/** Stores the answer for the key as the settling transaction's last statement, with its COMMIT. */
 async function answered(
   q: Queryable,
   deps: CheckoutDeps,
@@ -244,7 +256,7 @@ async function answered(
   answer: PayResponse,
 ): Promise<string> {
   const json = JSON.stringify(answer);
-  await completeKey(q, scope, 200, json, deps.now());
+  await completeKey(q, scope, 200, json, deps.now(), { last: true });
   return json;
 }
 

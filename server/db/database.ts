@@ -37,10 +37,11 @@ export interface Transaction extends Queryable {
 
 /**
  * A statement that ends what `q` runs: with its COMMIT when `q` is a transaction (one round trip
- * for both), else on its own. The caller issues nothing on `q` after it.
+ * for both), else on its own; the caller issues nothing on `q` after it. With `isLast` false, a
+ * plain statement of `q` (for callers whose statement is the last only sometimes).
  */
-export function lastStatement(q: Queryable): Queryable['query'] {
-  if ('queryAndCommit' in q) {
+export function lastStatement(q: Queryable, isLast = true): Queryable['query'] {
+  if (isLast && 'queryAndCommit' in q) {
     const tx = q as Transaction;
     return (sql, params) => tx.queryAndCommit(sql, params);
   }

@@ -9,7 +9,7 @@
  * the common case costs one round trip. Only a session that cannot be claimed at once is read again
  * to say why.
  */
-import type { Queryable } from '../../db/database.ts';
+import { lastStatement, type Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { MERCHANT_JOIN_COLUMNS } from '../merchants/merchant-store.ts';
 import { isSessionToken } from '../sessions/checkout-session-store.ts';
@@ -101,12 +101,12 @@ export async function reclaimStale(
 }
 
 /**
- * Keeps on the claim what its attempt charges, in the claim's transaction: an attempt cut short after
- * the processor approved is then recorded by the gateway's sweep (claim-sweep.ts) as it would have
- * recorded it itself.
+ * Keeps on the claim what its attempt charges, as the last statement of the claim's transaction (sent
+ * with its COMMIT): an attempt cut short after the processor approved is then recorded by the
+ * gateway's sweep (claim-sweep.ts) as it would have recorded it itself.
  */
 export async function holdClaimCharge(q: Queryable, sessionId: string, charge: ClaimCharge): Promise<void> {
-  await q.query('update checkout_sessions set claim_charge = $2 where id = $1', [
+  await lastStatement(q)('update checkout_sessions set claim_charge = $2 where id = $1', [
     sessionId,
     JSON.stringify(charge),
   ]);
@@ -130,6 +130,13 @@ export async function releaseClaim(q: Queryable, sessionId: string, paidBy: stri
 }
 
 /**
+ * What paid the session, when something did: a transaction by its id, or the row inserted for the
+ * merchant under the claim's reference earlier in the same transaction (so the insert and the
+ * claim's end can be sent together).
+ */
+export type PaidBy = { transactionId: string } | { insertedFor: string } | null;
+
+/**
  * Ends this attempt's own claim, guarded by its reference: false when the claim is no longer this
  * attempt's (the gateway's sweep settled it while the processor was slow, and another attempt may
  * have claimed the session since), and then nothing is changed.
@@ -138,14 +145,22 @@ export async function endOwnClaim(
   q: Queryable,
   sessionId: string,
   reference: string,
-  paidBy: string | null,
+  paidBy: PaidBy,
 ): Promise<boolean> {
   const { rows } = await q.query(
-    `update checkout_sessions set status = case when $3::bigint is null then status else 'paid' end,
-       transaction_id = coalesce($3::bigint, transaction_id),
+    `update checkout_sessions set status = case when $3::boolean then 'paid' else status end,
+       transaction_id = case when not $3::boolean then transaction_id
+         else coalesce($4::bigint, (select t.id from transactions t
+                                    where t.processor_reference = $2 and t.merchant_id = $5 order by t.id limit 1)) end,
        claim_reference = null, claimed_at = null, claim_charge = null
      where id = $1 and claim_reference = $2 returning id`,
-    [sessionId, reference, paidBy],
+    [
+      sessionId,
+      reference,
+      paidBy !== null,
+      paidBy && 'transactionId' in paidBy ? paidBy.transactionId : null,
+      paidBy && 'insertedFor' in paidBy ? paidBy.insertedFor : null,
+    ],
   );
   return rows.length > 0;
 }

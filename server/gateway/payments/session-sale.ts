@@ -188,17 +188,20 @@ export async function paySessionSale(
 
   const row = await deps.db
     .transaction(async (tx) => {
-      const inserted = await insertTransaction(
-        tx,
-        transactionOf(merchant.id, kind, source, cents, result, r, {
-          detail,
-          sessionId: session.id,
-          reference,
-        }),
-      );
+      // Sent together: the claim's end names the new row by the reference it carries.
+      const [inserted, own] = await Promise.all([
+        insertTransaction(
+          tx,
+          transactionOf(merchant.id, kind, source, cents, result, r, {
+            detail,
+            sessionId: session.id,
+            reference,
+          }),
+        ),
+        endOwnClaim(tx, session.id, reference, result.approved ? { insertedFor: merchant.id } : null),
+      ]);
       // Rolled back when the claim is no longer this attempt's: see claimLost.
-      if (!(await endOwnClaim(tx, session.id, reference, result.approved ? inserted.id : null)))
-        throw new ClaimLost();
+      if (!own) throw new ClaimLost();
       return inserted;
     })
     .catch((err: unknown) => {
