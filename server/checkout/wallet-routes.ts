@@ -21,6 +21,7 @@ import {
   type WalletVerifyResponse,
 } from '../../shared/checkout/wallet-schemas.ts';
 import { PayframeError } from '../errors.ts';
+import { fill, type ShopperLang, shopperLang, shopperTexts } from '../i18n/index.ts';
 import type { NotificationMessage, Notifier } from '../notify/notifier.ts';
 import type { Checkout } from './checkout.ts';
 import { widgetRequestGuard } from './csrf.ts';
@@ -65,36 +66,40 @@ export function maskContact(c: Contact): string {
   return `${c.contact.slice(0, 1)}•••${c.contact.slice(at)}`;
 }
 
-/** Merchant text for a message: one line, no control characters, bounded. */
-function plain(value: string | null | undefined): string {
+/** Merchant text for a message: one line, no control characters, bounded; null when none. */
+function plain(value: string | null | undefined): string | null {
   const v = [...(value ?? '')]
     .map((ch) => (hasControlCharacters(ch) ? ' ' : ch))
     .join('')
     .trim()
     .slice(0, 100);
-  return v || 'the merchant';
+  return v || null;
 }
 
-function otpMessage(c: Contact, code: string, merchant: string, expiresAt: Date): NotificationMessage {
-  const minutes = Math.round(OTP_TTL_MS / 60_000);
-  const until = `${expiresAt.toISOString().slice(11, 16)} UTC`;
+/** The code's e-mail or SMS, in the shopper's language (server/i18n). */
+function otpMessage(
+  c: Contact,
+  code: string,
+  merchant: string | null,
+  expiresAt: Date,
+  lang: ShopperLang,
+): NotificationMessage {
+  const t = shopperTexts(lang);
+  const vars = {
+    code,
+    merchant: merchant ?? t.otpMerchant,
+    minutes: Math.round(OTP_TTL_MS / 60_000),
+    until: `${expiresAt.toISOString().slice(11, 16)} UTC`,
+  };
   if (c.channel === 'sms') {
-    return {
-      channel: 'sms',
-      to: c.contact,
-      purpose: 'otp',
-      text: `${code} is your Payframe code to use your saved cards at ${merchant}. It expires in ${minutes} minutes. Never share it.`,
-    };
+    return { channel: 'sms', to: c.contact, purpose: 'otp', text: fill(t.otpSms, vars) };
   }
   return {
     channel: 'email',
     to: c.contact,
     purpose: 'otp',
-    subject: `Your Payframe code: ${code}`,
-    text:
-      `Your code to use your saved cards at ${merchant} is ${code}.\n\n` +
-      `It expires in ${minutes} minutes (at ${until}) and works once. ` +
-      `Payframe will never ask you for it by phone or e-mail. If you did not ask for it, ignore this message.`,
+    subject: fill(t.otpSubject, vars),
+    text: fill(t.otpEmail, vars),
   };
 }
 
@@ -212,12 +217,14 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
     });
     const { verificationId, expiresAt } = await createVerification(deps, token, withCodes);
     const merchant = plain(session.merchantName);
+    // The language the page chose by the same rule: the session's locale, else the browser's.
+    const lang = shopperLang(session.locale, request.headers['accept-language']);
     // After the answer, so its timing does not depend on whether a message goes out (OTP-7).
     for (const c of withCodes) {
       const code = c.code;
       if (code === null) continue;
       notifier.sendLater(
-        async () => otpMessage(c, code, merchant, expiresAt),
+        async () => otpMessage(c, code, merchant, expiresAt, lang),
         // Never the message: it holds the code.
         (err) =>
           request.log.warn(
