@@ -1,12 +1,17 @@
 /**
  * The sandbox ACS's pages: the challenge ("Payframe test bank — verify this payment"), its result,
  * and the errors. Server-rendered strings, no script at all; the one `<style>` element carries the
- * response's CSP nonce. Everything interpolated is escaped.
+ * response's CSP nonce. Everything interpolated is escaped. The words are the shopper's language's
+ * (server/i18n: the session's locale, else the browser's); Arabic and Hebrew pages are right to left.
  */
+import {
+  dirOfShopperLang,
+  fill,
+  type ShopperLang,
+  type ShopperTexts,
+  shopperTexts,
+} from '../../i18n/index.ts';
 import type { ChallengeStatus } from './three-ds-service.ts';
-
-const TITLE = 'Payframe test bank — verify this payment';
-const CHALLENGE_HEADING = 'Verify this payment';
 
 const HTML_SPECIAL = /[&<>"']/g;
 const HTML_ENTITIES: Record<string, string> = {
@@ -40,7 +45,7 @@ const STYLE = `
   main { max-width: 28rem; margin: 0 auto; padding: 1.5rem 1rem; }
   .card { background: var(--card); border: 1px solid var(--line); border-radius: .5rem; padding: 1.25rem; }
   .bank { margin: 0 0 .25rem; font-weight: 600; color: var(--muted); }
-  .badge { display: inline-block; margin-left: .5rem; padding: 0 .4rem; border: 1px solid currentColor;
+  .badge { display: inline-block; margin-inline-start: .5rem; padding: 0 .4rem; border: 1px solid currentColor;
     border-radius: .25rem; font-size: .8rem; font-weight: 600; }
   h1 { margin: 0 0 .75rem; font-size: 1.35rem; line-height: 1.3; }
   h2 { margin: 1.5rem 0 .25rem; font-size: 1.05rem; }
@@ -66,11 +71,18 @@ const STYLE = `
     margin-bottom: .5rem; } p, dl { margin-bottom: .5rem; } legend { margin-bottom: .5rem; } fieldset { gap: .5rem; } }
   @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }`;
 
-function layout(nonce: string, heading: string, body: string, headingClass = ''): string {
+function layout(
+  nonce: string,
+  lang: ShopperLang,
+  heading: string,
+  body: string,
+  headingClass = '',
+  title = `${heading} — ${shopperTexts(lang).tdsBank}`,
+): string {
+  const t = shopperTexts(lang);
   const cls = headingClass ? ` class="${headingClass}"` : '';
-  const title = heading === CHALLENGE_HEADING ? TITLE : `${heading} — Payframe test bank`;
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}" dir="${dirOfShopperLang(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -82,7 +94,7 @@ function layout(nonce: string, heading: string, body: string, headingClass = '')
 <body>
 <main>
 <div class="card">
-<p class="bank">Payframe test bank<span class="badge">Sandbox</span></p>
+<p class="bank">${escapeHtml(t.tdsBank)}<span class="badge">${escapeHtml(t.tdsSandbox)}</span></p>
 <h1${cls}>${escapeHtml(heading)}</h1>
 ${body}
 </div>
@@ -92,68 +104,65 @@ ${body}
 `;
 }
 
-function summary(challenge: ChallengeStatus): string {
+function summary(t: ShopperTexts, challenge: ChallengeStatus): string {
   const merchant = challenge.merchantName
-    ? `<dt>Merchant</dt><dd>${escapeHtml(challenge.merchantName)}</dd>\n`
+    ? `<dt>${escapeHtml(t.tdsMerchant)}</dt><dd>${escapeHtml(challenge.merchantName)}</dd>\n`
     : '';
+  // The amount stays left to right in a right-to-left page, as banks print it.
   return `<dl>
-${merchant}<dt>Amount</dt><dd>${escapeHtml(formatAmount(challenge.amount))}</dd>
+${merchant}<dt>${escapeHtml(t.tdsAmount)}</dt><dd dir="ltr">${escapeHtml(formatAmount(challenge.amount))}</dd>
 </dl>`;
 }
 
-export function renderChallengePage(nonce: string, challenge: ChallengeStatus): string {
+export function renderChallengePage(nonce: string, challenge: ChallengeStatus, lang: ShopperLang): string {
+  const t = shopperTexts(lang);
   const expires = challenge.expiresAt.toISOString();
-  const body = `<p>This is a test 3-D Secure check. No real bank is involved and no money moves.</p>
-${summary(challenge)}
+  const time = `<time datetime="${expires}">${escapeHtml(expires.slice(11, 16))} UTC</time>`;
+  const body = `<p>${escapeHtml(t.tdsIntro)}</p>
+${summary(t, challenge)}
 <form method="post" action="/3ds/challenge/${escapeHtml(challenge.id)}">
 <fieldset>
-<legend>Choose the result of this test verification. It expires at
-<time datetime="${expires}">${escapeHtml(expires.slice(11, 16))} UTC</time>.</legend>
-<button type="submit" name="outcome" value="authenticate">Authenticate</button>
-<button type="submit" name="outcome" value="fail" class="secondary">Fail authentication</button>
+<legend>${fill(escapeHtml(t.tdsChoose), { time })}</legend>
+<button type="submit" name="outcome" value="authenticate">${escapeHtml(t.tdsAuthenticate)}</button>
+<button type="submit" name="outcome" value="fail" class="secondary">${escapeHtml(t.tdsFail)}</button>
 </fieldset>
 </form>`;
-  return layout(nonce, CHALLENGE_HEADING, body);
+  return layout(nonce, lang, t.tdsChallengeHeading, body, '', t.tdsChallengeTitle);
 }
 
-export function renderResultPage(nonce: string, challenge: ChallengeStatus): string {
+export function renderResultPage(nonce: string, challenge: ChallengeStatus, lang: ShopperLang): string {
+  const t = shopperTexts(lang);
   const result = challenge.result;
   if (!result) {
-    const body = `<p>You chose to fail the verification. The payment will not go through with this check;
-you can return to the checkout and try again.</p>
-${summary(challenge)}`;
-    return layout(nonce, 'Verification failed', body, 'bad');
+    const body = `<p>${escapeHtml(t.tdsFailedBody)}</p>
+${summary(t, challenge)}`;
+    return layout(nonce, lang, t.tdsFailedHeading, body, 'bad');
   }
-  const used =
-    challenge.status === 'used'
-      ? '<p class="note">This result has already been used for a payment.</p>\n'
-      : '';
-  const body = `<p>The payment was verified. You can return to the checkout to finish paying.</p>
-${used}${summary(challenge)}
-<h2>Values for developers</h2>
-<p class="note">Send these with ProcessTransaction (CAVV, ECI, XID, DirectoryServerTransactionId).</p>
-<dl>
+  const used = challenge.status === 'used' ? `<p class="note">${escapeHtml(t.tdsUsed)}</p>\n` : '';
+  const body = `<p>${escapeHtml(t.tdsVerifiedBody)}</p>
+${used}${summary(t, challenge)}
+<h2>${escapeHtml(t.tdsDevHeading)}</h2>
+<p class="note">${escapeHtml(t.tdsDevNote)}</p>
+<dl dir="ltr">
 <dt>CAVV</dt><dd><code>${escapeHtml(result.cavv)}</code></dd>
 <dt>ECI</dt><dd><code>${escapeHtml(result.eci)}</code></dd>
 <dt>XID</dt><dd><code>${escapeHtml(result.xid)}</code></dd>
-<dt>DS transaction id</dt><dd><code>${escapeHtml(result.dsTransactionId)}</code></dd>
+<dt>${escapeHtml(t.tdsDsTransactionId)}</dt><dd><code>${escapeHtml(result.dsTransactionId)}</code></dd>
 </dl>`;
-  return layout(nonce, 'Payment verified', body, 'ok');
+  return layout(nonce, lang, t.tdsVerifiedHeading, body, 'ok');
 }
 
 const ERROR_PAGES = {
-  400: ['Choose a result', 'Choose “Authenticate” or “Fail authentication” to continue.'],
-  403: ['Request refused', 'This verification can only be answered from its own page.'],
-  404: ['Verification not found', 'This verification does not exist. Return to the checkout and try again.'],
-  410: [
-    'This verification has expired',
-    'The time to answer this verification has run out. Return to the checkout and start the payment again.',
-  ],
-} as const;
+  400: ['tds400Heading', 'tds400Body'],
+  403: ['tds403Heading', 'tds403Body'],
+  404: ['tds404Heading', 'tds404Body'],
+  410: ['tds410Heading', 'tds410Body'],
+} as const satisfies Record<number, readonly [keyof ShopperTexts, keyof ShopperTexts]>;
 
 export type ErrorPageStatus = keyof typeof ERROR_PAGES;
 
-export function renderErrorPage(nonce: string, status: ErrorPageStatus): string {
+export function renderErrorPage(nonce: string, status: ErrorPageStatus, lang: ShopperLang): string {
+  const t = shopperTexts(lang);
   const [heading, text] = ERROR_PAGES[status];
-  return layout(nonce, heading, `<p>${escapeHtml(text)}</p>`, 'bad');
+  return layout(nonce, lang, t[heading], `<p>${escapeHtml(t[text])}</p>`, 'bad');
 }

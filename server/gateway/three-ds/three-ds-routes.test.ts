@@ -74,7 +74,7 @@ describe('3-D Secure challenge pages', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     const html = res.body;
-    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<html lang="en" dir="ltr">');
     expect(html).toContain('<title>Payframe test bank — verify this payment</title>');
     expect(html).toContain('USD 1,234.56');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');

@@ -14,13 +14,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
 import { CSP_REPORTING_DIRECTIVES } from '../../http/csp-reports.ts';
 import { sendError } from '../../http/error-handler.ts';
+import { type ShopperLang, shopperLang } from '../../i18n/index.ts';
 import {
   type ErrorPageStatus,
   renderChallengePage,
   renderErrorPage,
   renderResultPage,
 } from './three-ds-page.ts';
-import type { ChallengeOutcome, ThreeDsService } from './three-ds-service.ts';
+import type { ChallengeOutcome, ChallengeStatus, ThreeDsService } from './three-ds-service.ts';
 
 export interface ThreeDsRoutesOptions {
   db: Queryable;
@@ -89,29 +90,44 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
       .type('text/html; charset=utf-8')
       .send(render(nonce));
   }
-  const errorPage = (reply: FastifyReply, status: ErrorPageStatus) =>
-    page(reply, status, (nonce) => renderErrorPage(nonce, status));
+  const errorPage = (reply: FastifyReply, status: ErrorPageStatus, lang: ShopperLang) =>
+    page(reply, status, (nonce) => renderErrorPage(nonce, status, lang));
+  // The shopper's language as the checkout page chose it: the session's locale, else the browser's.
+  const langOf = (request: FastifyRequest, challenge?: ChallengeStatus | null) =>
+    shopperLang(challenge?.locale, request.headers['accept-language']);
 
   app.get('/3ds/challenge/:id', async (request: IdRequest, reply) => {
     const challenge = await service.challengeStatus(db, request.params.id);
-    if (!challenge) return errorPage(reply, 404);
+    const lang = langOf(request, challenge);
+    if (!challenge) return errorPage(reply, 404, lang);
     switch (challenge.status) {
       case 'pending':
-        return page(reply, 200, (nonce) => renderChallengePage(nonce, challenge), challenge.merchantOrigins);
+        return page(
+          reply,
+          200,
+          (nonce) => renderChallengePage(nonce, challenge, lang),
+          challenge.merchantOrigins,
+        );
       case 'expired':
-        return errorPage(reply, 410);
+        return errorPage(reply, 410, lang);
       default:
         // Already answered (a reload, or the back button): show that answer again.
-        return page(reply, 200, (nonce) => renderResultPage(nonce, challenge), challenge.merchantOrigins);
+        return page(
+          reply,
+          200,
+          (nonce) => renderResultPage(nonce, challenge, lang),
+          challenge.merchantOrigins,
+        );
     }
   });
 
   app.post('/3ds/challenge/:id', async (request: IdRequest, reply) => {
-    if (!isSameOrigin(request)) return errorPage(reply, 403);
+    const browserLang = langOf(request);
+    if (!isSameOrigin(request)) return errorPage(reply, 403, browserLang);
     const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
-    if (typeof outcome !== 'string' || !OUTCOMES.has(outcome)) return errorPage(reply, 400);
+    if (typeof outcome !== 'string' || !OUTCOMES.has(outcome)) return errorPage(reply, 400, browserLang);
     const done = await service.completeChallenge(db, request.params.id, outcome as ChallengeOutcome);
-    if (!done.ok) return errorPage(reply, done.reason === 'unknown' ? 404 : 410);
+    if (!done.ok) return errorPage(reply, done.reason === 'unknown' ? 404 : 410, browserLang);
     request.log.info(
       { challenge: done.challenge.id, status: done.challenge.status },
       '3ds challenge answered',
@@ -119,7 +135,7 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
     return page(
       reply,
       200,
-      (nonce) => renderResultPage(nonce, done.challenge),
+      (nonce) => renderResultPage(nonce, done.challenge, langOf(request, done.challenge)),
       done.challenge.merchantOrigins,
     );
   });

@@ -54,6 +54,8 @@ export interface ChallengeStatus {
   merchantOrigins: string[];
   /** The token of the checkout session the challenge was made for; null for a merchant's own sale. */
   checkoutSessionToken: string | null;
+  /** The checkout session's locale, for the page's language (server/i18n); null without one. */
+  locale: string | null;
   /** Decimal string, "12.34" (DESIGN.md §3). */
   amount: string;
   expiresAt: Date;
@@ -88,13 +90,14 @@ interface ChallengeRow {
   expires_at: Date;
   merchant_name: string | null;
   origins: string[] | null;
+  session_locale: string | null;
 }
 
 const SELECT_CHALLENGE = `
   select c.id, c.merchant_id, c.checkout_session_id::text as checkout_session_id, s.token as session_token,
          c.card_fingerprint, c.amount, c.status, c.cavv, c.eci, c.xid,
          c.ds_transaction_id, c.expires_at, coalesce(nullif(m.business_name, ''), m.name) as merchant_name,
-         m.origins
+         m.origins, s.locale as session_locale
     from three_ds_challenges c join merchants m on m.id = c.merchant_id
     left join checkout_sessions s on s.id = c.checkout_session_id`;
 
@@ -289,6 +292,7 @@ export class ThreeDsService {
       expiresAt: new Date(row.expires_at),
       merchantOrigins: row.origins ?? [],
       checkoutSessionToken: row.session_token,
+      locale: row.session_locale,
     };
     if (row.merchant_name) status.merchantName = row.merchant_name;
     if ((row.status === 'authenticated' || row.status === 'used') && row.cavv && row.eci) {
