@@ -30,7 +30,7 @@ export const messages: Messages = {
   zip: 'Code postal',
   optional: 'facultatif',
   saveCard: 'Enregistrer cette carte pour payer plus vite',
-  saveCardHint: 'Enregistrée pour {to} : la prochaine fois, un code envoyé à cette adresse la déverrouille.',
+  saveCardHint: 'Enregistrée pour {to} : la prochaine fois, un code que nous y enverrons la déverrouillera.',
   routingNumber: "Numéro d'acheminement",
   routingHint: '9 chiffres',
   accountNumber: 'Numéro de compte',

@@ -30,8 +30,7 @@ export const messages: Messages = {
   zip: 'CAP',
   optional: 'facoltativo',
   saveCard: 'Salva questa carta per pagare più velocemente',
-  saveCardHint:
-    'Salvata per {to}: la prossima volta la sbloccherai con un codice inviato a questo indirizzo.',
+  saveCardHint: 'Salvata per {to}: la prossima volta la sbloccherai con un codice che ti invieremo lì.',
   routingNumber: 'Routing number (codice della banca)',
   routingHint: '9 cifre',
   accountNumber: 'Numero di conto',

@@ -70,7 +70,7 @@ export const messages: Messages = {
   rateLimited: 'Te veel pogingen. Wacht een minuut en probeer het opnieuw.',
   sessionClosed: 'Deze betaling kan niet meer worden afgerond.',
   expiringSoon:
-    'Deze betaling verloopt over 2 minuten. Rond hem nu af: voor je veiligheid bewaren we de ingevulde kaartgegevens daarna niet.',
+    'Deze betaling verloopt over 2 minuten. Rond de betaling nu af: voor je veiligheid bewaren we de ingevulde kaartgegevens daarna niet.',
   tdsTitle: 'Bevestig bij je bank',
   tdsBody: 'Je bank vraagt je deze betaling te bevestigen. Volg de stappen hieronder.',
   tdsFrame: 'Verificatie door je bank',

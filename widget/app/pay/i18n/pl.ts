@@ -32,7 +32,7 @@ export const messages: Messages = {
   zip: 'Kod pocztowy',
   optional: 'opcjonalnie',
   saveCard: 'Zapisz kartę, aby następnym razem zapłacić szybciej',
-  saveCardHint: 'Zapisana dla {to}: następnym razem odblokujesz ją kodem wysłanym na ten adres.',
+  saveCardHint: 'Zapisana dla {to}: następnym razem odblokujesz ją kodem, który tam wyślemy.',
   routingNumber: 'Numer rozliczeniowy banku (routing number)',
   routingHint: '9 cyfr',
   accountNumber: 'Numer rachunku',

@@ -30,7 +30,7 @@ export const messages: Messages = {
   zip: '邮政编码',
   optional: '选填',
   saveCard: '保存此卡，下次付款更快捷',
-  saveCardHint: '将为 {to} 保存：下次发送到该地址的验证码即可解锁此卡。',
+  saveCardHint: '将为 {to} 保存：下次我们发送到那里的验证码即可解锁此卡。',
   routingNumber: '银行路由号码（Routing Number）',
   routingHint: '9 位数字',
   accountNumber: '账号',
