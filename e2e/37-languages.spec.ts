@@ -114,11 +114,14 @@ test('the selector: each language in its own words, reached with Tab, switching 
   expect(names).toHaveLength(PAGE_LANGS.length);
   expect(names).toEqual(expect.arrayContaining(['English', 'Français', '日本語', 'العربية', 'עברית']));
   await page.evaluate(() => ((window as { stayed?: boolean }).stayed = true));
+  await page.getByLabel('Card number').fill('4242424242424242');
 
   const ja = (await dictionary('ja')).messages;
   await select.focus();
   await select.selectOption('ja');
   await expect(page.getByLabel(ja.cardNumber)).toBeVisible();
+  // What the shopper typed is still there: the same form, in other words.
+  await expect(page.getByLabel(ja.cardNumber)).toHaveValue('4242 4242 4242 4242');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
   await expect(page.getByLabel('言語', { exact: true })).toBeFocused();
 
