@@ -16,7 +16,9 @@ import {
   type DatabaseWork,
   listStatements,
 } from '../db/counting.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { type Relay, viaRelay, wireRelay } from '../db/testing/wire-relay.ts';
+import { testDatabaseUrl } from '../config.ts';
+import { databaseTargets, openPostgresSchema } from '../testing/databases.ts';
 import {
   cardBody,
   type CheckoutWorld,
@@ -89,3 +91,45 @@ describe.each(databaseTargets())('database work per checkout operation ($name)',
     }
   });
 });
+
+/**
+ * Round trips to PostgreSQL per card pay, counted on the wire (server/db/testing/wire-relay.ts): 10,
+ * down from 17 (server/checkout/README.md "What a card pay costs" lists them). Statements issued
+ * together and a transaction's last statement with its COMMIT each share one.
+ */
+const PAY_ROUND_TRIPS = 10;
+const url = testDatabaseUrl();
+
+describe.skipIf(!url)(
+  `round trips of a card pay (PostgreSQL)${url ? '' : ' (skipped: TEST_DATABASE_URL is not set)'}`,
+  () => {
+    let wire: Relay;
+    let w: CheckoutWorld;
+    beforeAll(async () => {
+      wire = await wireRelay(new URL(url!));
+      w = await openCheckoutWorld(await openPostgresSchema(viaRelay(url!, wire)), {
+        merchant: { threeDsEnrolled: true },
+      });
+    });
+    afterAll(async () => {
+      await w?.close();
+      await wire?.close();
+    });
+
+    it(`pays in at most ${PAY_ROUND_TRIPS} round trips`, async () => {
+      // The first pay also opens what is kept open (the caches' LISTEN connection): not counted.
+      const turns: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const token = await createSession(w);
+        wire.reset();
+        const res = await pay(w.app, token, cardBody());
+        expect(res.json().status).toBe('succeeded');
+        turns.push(wire.turns());
+      }
+      expect(
+        turns.slice(1).every((n) => n <= PAY_ROUND_TRIPS),
+        `turns per pay: ${turns.join(', ')}`,
+      ).toBe(true);
+    });
+  },
+);

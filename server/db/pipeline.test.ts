@@ -5,59 +5,13 @@
  * first statement, so n statements cost n + 1 turns (the last is COMMIT), not n + 2; statements
  * issued together share a turn, and `queryAndCommit` sends COMMIT with the last statement.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from './database.ts';
 import { openPostgres } from './postgres.ts';
+import { type Relay, viaRelay, wireRelay } from './testing/wire-relay.ts';
 
 const url = testDatabaseUrl();
-
-interface Relay {
-  port: number;
-  /** Client turns since the last reset. */
-  turns(): number;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-async function relay(target: URL): Promise<Relay> {
-  let turns = 0;
-  let lastFromServer = true;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
-    client.on('data', (chunk) => {
-      if (lastFromServer) turns++;
-      lastFromServer = false;
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => {
-      lastFromServer = true;
-      client.write(chunk);
-    });
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    turns: () => turns,
-    reset: () => {
-      turns = 0;
-      lastFromServer = true;
-    },
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe.skipIf(!url)(
   `round trips of a transaction (PostgreSQL)${url ? '' : ' (skipped: TEST_DATABASE_URL is not set)'}`,
@@ -67,11 +21,8 @@ describe.skipIf(!url)(
 
     beforeAll(async () => {
       const target = new URL(url!);
-      wire = await relay(target);
-      const via = new URL(url!);
-      via.hostname = '127.0.0.1';
-      via.port = String(wire.port);
-      db = await openPostgres({ url: via.toString(), poolSize: 1 });
+      wire = await wireRelay(target);
+      db = await openPostgres({ url: viaRelay(url!, wire), poolSize: 1 });
     });
     afterAll(async () => {
       await db?.close();
