@@ -59,7 +59,7 @@ test('a Spanish session renders in Spanish at once, the document saying so from 
   const s = await createSession(request, { locale: 'es' });
   const loads = countSessionLoads(page);
   const response = await page.goto(`/pay/${s.token}`);
-  expect(await response?.text()).toContain('<html lang="es">');
+  expect(await response?.text()).toContain('<html lang="es" dir="ltr">');
   await expect(page.getByRole('button', { name: /^Pagar/ })).toBeEnabled();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   expect(loads.count()).toBe(0);
