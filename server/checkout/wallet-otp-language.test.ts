@@ -1,6 +1,7 @@
 /**
- * The one-time code's e-mail and SMS in the shopper's language (issue 17; server/i18n): the
- * session's locale, else the browser's Accept-Language on the widget's request, else English.
+ * The one-time code's e-mail and SMS in the shopper's language (issue 17; server/i18n): the form's
+ * (`lang` in the request), else the session's locale, else the browser's Accept-Language on the
+ * widget's request, else English.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, futureExpiry } from '../gateway/testing/gateway-kit.ts';
@@ -84,6 +85,21 @@ describe.each(databaseTargets())("one-time codes in the shopper's language ($nam
     expect(message.subject).toBe(`Su código de Payframe: ${code}`);
     expect(message.text).toContain(`Su código para usar sus tarjetas guardadas en ${merchant} es ${code}.`);
     expect(message.text).toContain('Caduca en 10 minutos');
+  });
+
+  it("the form's language, when the request says it, over the session's", async () => {
+    const { shopper, token, merchant } = await shopperSession('es');
+    const { message, code } = await send(token, { email: shopper.email, lang: 'sv' }, shopper.email);
+    expect(message.subject).toBe(`Din Payframe-kod: ${code}`);
+    expect(message.text).toContain(`Din kod för att använda dina sparade kort hos ${merchant} är ${code}.`);
+    const bad = await w.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${token}/wallet/send-code`,
+      remoteAddress: '198.51.100.250',
+      headers: WIDGET_HEADERS,
+      payload: JSON.stringify({ email: shopper.email, lang: 'tlh' }),
+    });
+    expect(bad.statusCode).toBe(400);
   });
 
   it("without a session locale, the browser's language: an SMS in Japanese", async () => {

@@ -217,8 +217,12 @@ export async function walletRoutes(app: FastifyInstance, options: WalletRoutesOp
     });
     const { verificationId, expiresAt } = await createVerification(deps, token, withCodes);
     const merchant = plain(session.merchantName);
-    // The language the page chose by the same rule: the session's locale, else the browser's.
-    const lang = shopperLang(session.locale, request.headers['accept-language']);
+    // The form's language when it says it; else chosen as the page chooses (session, browser).
+    const lang = shopperLang({
+      page: body.lang,
+      locale: session.locale,
+      acceptLanguage: request.headers['accept-language'],
+    });
     // After the answer, so its timing does not depend on whether a message goes out (OTP-7).
     for (const c of withCodes) {
       const code = c.code;

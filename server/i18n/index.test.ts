@@ -58,18 +58,24 @@ describe('right-to-left texts', () => {
 });
 
 describe('the shopper language', () => {
-  it("is the session's locale first, whatever the browser asks", () => {
-    expect(shopperLang('es-MX', 'de-DE,de;q=0.9')).toBe('es');
-    expect(shopperLang('ar', 'ja')).toBe('ar');
+  it("is the page's own when the form says it (the shopper may have picked another)", () => {
+    expect(shopperLang({ page: 'ja', locale: 'es', acceptLanguage: 'de' })).toBe('ja');
+    expect(shopperLang({ page: 'tlh', locale: 'es' })).toBe('es');
+    expect(shopperLang({ page: ['ja'], locale: 'es' })).toBe('es');
+  });
+
+  it("else the session's locale, whatever the browser asks", () => {
+    expect(shopperLang({ locale: 'es-MX', acceptLanguage: 'de-DE,de;q=0.9' })).toBe('es');
+    expect(shopperLang({ locale: 'ar', acceptLanguage: 'ja' })).toBe('ar');
   });
 
   it("else the browser's languages by q-value, then English", () => {
-    expect(shopperLang(null, 'nb, de;q=0.8, fr;q=0.9')).toBe('fr');
-    expect(shopperLang('xx', 'he-IL')).toBe('he');
-    expect(shopperLang(undefined, 'pt')).toBe('pt-BR');
-    expect(shopperLang(null, 'zh-Hans-CN')).toBe('zh-CN');
-    expect(shopperLang(null, 'nb, nn;q=0.5')).toBe('en');
-    expect(shopperLang(null, null)).toBe('en');
+    expect(shopperLang({ acceptLanguage: 'nb, de;q=0.8, fr;q=0.9' })).toBe('fr');
+    expect(shopperLang({ locale: 'xx', acceptLanguage: 'he-IL' })).toBe('he');
+    expect(shopperLang({ acceptLanguage: 'pt' })).toBe('pt-BR');
+    expect(shopperLang({ locale: null, acceptLanguage: 'zh-Hans-CN' })).toBe('zh-CN');
+    expect(shopperLang({ acceptLanguage: 'nb, nn;q=0.5' })).toBe('en');
+    expect(shopperLang({})).toBe('en');
   });
 });
 

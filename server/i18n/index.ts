@@ -42,12 +42,18 @@ const TEXTS: Record<PageLang, ShopperTexts> = {
 
 export type ShopperLang = PageLang;
 
-/** The shopper's language: the session's locale, else the browser's languages by q-value, else English. */
-export function shopperLang(
-  sessionLocale: string | null | undefined,
-  acceptLanguage?: string | null,
-): ShopperLang {
-  return pickLang([sessionLocale, ...acceptedLanguages(acceptLanguage)]);
+/**
+ * The shopper's language: the page's own (`page`, when the form says which it shows: it already
+ * holds the session's locale, the widget's and the shopper's pick), else the session's locale,
+ * else the browser's languages by q-value, else English.
+ */
+export function shopperLang(from: {
+  page?: unknown;
+  locale?: string | null;
+  acceptLanguage?: string | null;
+}): ShopperLang {
+  const page = typeof from.page === 'string' ? from.page : null;
+  return pickLang([page, from.locale, ...acceptedLanguages(from.acceptLanguage)]);
 }
 
 export const shopperTexts = (lang: ShopperLang): ShopperTexts => TEXTS[lang];

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { noCardNumber } from './fields.ts';
+import { PAGE_LANGS } from './page-lang.ts';
 
 /** The header that carries the wallet credential issued by a successful verify. */
 export const WALLET_HEADER = 'x-payframe-wallet';
@@ -48,6 +49,10 @@ const WalletPhone = z
 export const WalletSendCodeBody = z.strictObject({
   email: WalletEmail.optional(),
   phone: WalletPhone.optional(),
+  lang: z
+    .enum(PAGE_LANGS)
+    .optional()
+    .meta({ description: "The form's language, for the code's e-mail or SMS (else the session's locale)." }),
 });
 export type WalletSendCodeBody = z.infer<typeof WalletSendCodeBody>;
 

@@ -1,6 +1,7 @@
 /**
- * The sandbox bank's pages in the shopper's language (issue 17; server/i18n): the checkout session's
- * locale, else the browser's Accept-Language, else English; Arabic and Hebrew right to left with the
+ * The sandbox bank's pages in the shopper's language (issue 17; server/i18n): the form's own
+ * (`?lang=` on the challenge URL), else the checkout session's locale, else the browser's
+ * Accept-Language, else English; Arabic and Hebrew right to left with the
  * amount left to right.
  */
 import crypto from 'node:crypto';
@@ -67,6 +68,23 @@ describe("3-D Secure sandbox pages in the shopper's language", () => {
     expect(html).toContain('<button type="submit" name="outcome" value="authenticate">مصادقة</button>');
     expect(html).toContain('<dd dir="ltr">USD 1,234.56</dd>');
     expect(html).not.toContain('Authenticate');
+  });
+
+  it("the form's language, when its challenge URL says it, over the session's; the answer keeps it", async () => {
+    const c = await challenge('ar');
+    const html = (await get(`${c.url}?lang=ja`, 'de')).body;
+    expect(html).toContain('<html lang="ja" dir="ltr">');
+    expect(html).toContain(`<form method="post" action="${c.url}?lang=ja">`);
+    const done = await t.app.inject({
+      method: 'POST',
+      url: `${c.url}?lang=ja`,
+      headers: { host: HOST, origin: `http://${HOST}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=fail',
+    });
+    expect(done.body).toContain('<html lang="ja" dir="ltr">');
+    expect(done.body).toContain('認証に失敗しました');
+    // A language Payframe does not speak passes to the session's.
+    expect((await get(`${c.url}?lang=tlh`)).body).toContain('<html lang="ar" dir="rtl">');
   });
 
   it("else the browser's languages by q-value", async () => {

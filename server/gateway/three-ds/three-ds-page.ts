@@ -114,13 +114,19 @@ ${merchant}<dt>${escapeHtml(t.tdsAmount)}</dt><dd dir="ltr">${escapeHtml(formatA
 </dl>`;
 }
 
-export function renderChallengePage(nonce: string, challenge: ChallengeStatus, lang: ShopperLang): string {
+export function renderChallengePage(
+  nonce: string,
+  challenge: ChallengeStatus,
+  lang: ShopperLang,
+  /** The page was asked for in a language (`?lang=`): the form's answer asks for it too. */
+  keepLang = false,
+): string {
   const t = shopperTexts(lang);
   const expires = challenge.expiresAt.toISOString();
   const time = `<time datetime="${expires}">${escapeHtml(expires.slice(11, 16))} UTC</time>`;
   const body = `<p>${escapeHtml(t.tdsIntro)}</p>
 ${summary(t, challenge)}
-<form method="post" action="/3ds/challenge/${escapeHtml(challenge.id)}">
+<form method="post" action="/3ds/challenge/${escapeHtml(challenge.id)}${keepLang ? `?lang=${lang}` : ''}">
 <fieldset>
 <legend>${fill(escapeHtml(t.tdsChoose), { time })}</legend>
 <button type="submit" name="outcome" value="authenticate">${escapeHtml(t.tdsAuthenticate)}</button>

@@ -92,9 +92,15 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
   }
   const errorPage = (reply: FastifyReply, status: ErrorPageStatus, lang: ShopperLang) =>
     page(reply, status, (nonce) => renderErrorPage(nonce, status, lang));
-  // The shopper's language as the checkout page chose it: the session's locale, else the browser's.
+  // The checkout form's language when its challenge URL says it (`?lang=`), else the session's
+  // locale, else the browser's.
+  const askedLang = (request: FastifyRequest) => (request.query as { lang?: unknown }).lang;
   const langOf = (request: FastifyRequest, challenge?: ChallengeStatus | null) =>
-    shopperLang(challenge?.locale, request.headers['accept-language']);
+    shopperLang({
+      page: askedLang(request),
+      locale: challenge?.locale,
+      acceptLanguage: request.headers['accept-language'],
+    });
 
   app.get('/3ds/challenge/:id', async (request: IdRequest, reply) => {
     const challenge = await service.challengeStatus(db, request.params.id);
@@ -105,7 +111,8 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
         return page(
           reply,
           200,
-          (nonce) => renderChallengePage(nonce, challenge, lang),
+          // The answer's page keeps an asked language: the form posts it back.
+          (nonce) => renderChallengePage(nonce, challenge, lang, askedLang(request) !== undefined),
           challenge.merchantOrigins,
         );
       case 'expired':
