@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { PAGE_LANGS } from '../../../../shared/checkout/page-lang.ts';
-import { english, loadI18n, setDocumentLang } from './index.ts';
+import { documentLang, english, loadI18n, setDocumentLang } from './index.ts';
 
 describe('loadI18n', () => {
   // Each language's loader brings that language's own dictionary (a table slip would show another).
@@ -28,6 +28,12 @@ test("counts are written in the language's digits and grouping; other values as 
   expect(de.t('errSummaryMany', { n: 1234 })).toContain(new Intl.NumberFormat('de').format(1234));
   expect(english.t('pay', { amount: '$1,234.00' })).toBe('Pay $1,234.00');
   expect(english.t('pay')).toBe('Pay {amount}');
+});
+
+test('the language <html lang> names (the route chose it), English for any other', () => {
+  const page = (lang: string) => ({ lang }) as HTMLElement;
+  expect(PAGE_LANGS.map((l) => documentLang(page(l)))).toEqual([...PAGE_LANGS]);
+  for (const other of ['', 'xx', 'toString', 'EN', 'zh']) expect(documentLang(page(other))).toBe('en');
 });
 
 test('the document says the language and its direction', () => {

@@ -6,7 +6,7 @@
  * by LOADERS.
  */
 import { declineMessage } from '../../../../shared/checkout/decline-messages.ts';
-import { dirOf, PAGE_LANGS, type PageLang } from '../../../../shared/checkout/page-lang.ts';
+import { dirOf, type PageLang } from '../../../../shared/checkout/page-lang.ts';
 import { type DeclineMessages, en, type MessageKey, type Messages } from './en.ts';
 
 export type { MessageKey } from './en.ts';
@@ -70,7 +70,7 @@ export async function loadI18n(lang: Lang): Promise<I18n> {
 
 /** The page language `<html lang>` says (the page route chose it), English when it names none. */
 export const documentLang = (root: HTMLElement = document.documentElement): Lang =>
-  PAGE_LANGS.find((l) => l === root.lang) ?? 'en';
+  Object.prototype.hasOwnProperty.call(LOADERS, root.lang) ? (root.lang as Lang) : 'en';
 
 /**
  * The page's language chosen in the browser, for a page that came without the session's state
