@@ -58,6 +58,8 @@ async function fillCard(page: Page, m: Messages, number: string) {
 
 for (const lang of PAGE_LANGS.filter((l) => l !== 'en')) {
   test(`${lang}: the page, a declined card and a payment, in ${lang}`, async ({ page, request }, info) => {
+    // Two payments; for Arabic and Japanese axe and screenshots on three screens, light and dark.
+    test.setTimeout(lang === 'ar' || lang === 'ja' ? 180_000 : 60_000);
     const { messages: m, declines } = await dictionary(lang);
     const s = await createSession(request, { locale: lang });
     await page.goto(`/pay/${s.token}`);
