@@ -19,7 +19,7 @@ function fakeDatabase(withListen: boolean): Database & { listener?: ChannelListe
     schema: 'public',
     query: async () => ({ rows: [], rowCount: 0 }),
     exec: async () => {},
-    transaction: async (fn) => fn(db),
+    transaction: async (fn) => fn({ ...db, queryAndCommit: db.query }),
     ping: async () => {},
     close: async () => {},
   };
