@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../config.ts';
 import { DataDirLockedError } from '../db/pglite.ts';
+import { backupCommand } from './backup-command.ts';
 import { merchantCommand, sessionCommand, userCommand } from './gateway-commands.ts';
 import type { HANDOFF_COMMANDS } from './handoff-protocol.ts';
 import { keysCommand } from './keys-command.ts';
@@ -18,6 +19,7 @@ export const DATA_COMMANDS: Record<(typeof HANDOFF_COMMANDS)[number], Command> =
   session: sessionCommand,
   user: userCommand,
   keys: keysCommand,
+  backup: backupCommand,
 };
 
 export function isDataCommand(name: string): name is keyof typeof DATA_COMMANDS {

@@ -110,7 +110,8 @@ describe('the command channel in the server', () => {
       v: 1,
       type: 'refused',
       code: 'invalid_request',
-      message: 'not a command this channel runs: the command must be one of merchant, session, user, keys',
+      message:
+        'not a command this channel runs: the command must be one of merchant, session, user, keys, backup',
     });
     expect(
       await refusal(JSON.stringify({ v: 1, type: 'run', argv: ['merchant', 'list'], cwd: '/' })),

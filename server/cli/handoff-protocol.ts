@@ -48,7 +48,7 @@ export function directoryProblem(dir: string): string | null {
 export const SOCKET_PATH_MAX = 103;
 
 /** The commands a server runs for the CLI: those on the gateway's data. */
-export const HANDOFF_COMMANDS = ['merchant', 'session', 'user', 'keys'] as const;
+export const HANDOFF_COMMANDS = ['merchant', 'session', 'user', 'keys', 'backup'] as const;
 
 /** Bounds on what either side reads: a line, the arguments, standard input. */
 export const LINE_MAX = 1024 * 1024;

@@ -9,7 +9,13 @@ import { HELP } from './main.ts';
 import { MERCHANT_UPDATE_OPTIONS } from './merchant-update.ts';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const COMMAND_FILES = ['main.ts', 'gateway-commands.ts', 'keys-command.ts', 'merchant-update.ts'];
+const COMMAND_FILES = [
+  'main.ts',
+  'gateway-commands.ts',
+  'keys-command.ts',
+  'merchant-update.ts',
+  'backup-command.ts',
+];
 
 /** The option names declared as `name: { type: … }` in a file's parseArgs tables. */
 function declaredOptions(source: string): string[] {

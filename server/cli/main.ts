@@ -7,6 +7,7 @@
  *   payframe session create   create a checkout session (token + URL)
  *   payframe user create      create a merchant user (Login), password from standard input
  *   payframe keys rotate      re-encrypt stored secrets under the current CARD_ENCRYPTION_KEY
+ *   payframe backup / restore copy the embedded database to a file, and back into an empty DATA_DIR
  *   payframe help             this text
  */
 import { parseArgs } from 'node:util';
@@ -14,6 +15,7 @@ import { isRole, loadConfig, ROLES } from '../config.ts';
 import { describeDatabase, openDatabase } from '../db/index.ts';
 import { createLogger } from '../logger.ts';
 import { closeOnSignals, startServer } from '../server.ts';
+import { restoreCommand, withAbsoluteTarget } from './backup-command.ts';
 import { type Command, DATA_COMMANDS, describeFailure, exitCodeOf, isDataCommand } from './dispatch.ts';
 import { handOff } from './handoff-client.ts';
 import { openCommandChannel } from './handoff-server.ts';
@@ -59,9 +61,15 @@ Commands:
   keys rotate [--batch-size <rows>]
               Re-encrypt stored cards and merchant keys under CARD_ENCRYPTION_KEY (earlier keys
               in CARD_ENCRYPTION_KEYS_OLD); safe while servers run, safe to run again
+  backup --to <file> [--force]
+              Copy the embedded database (PGlite) to a file while it runs: a consistent snapshot;
+              the card encryption key is not in it (keep DATA_DIR/card-encryption.key apart)
+  restore --from <file>
+              Load a backup into an empty DATA_DIR; needs the card encryption key beside
+              (DATA_DIR/card-encryption.key or CARD_ENCRYPTION_KEY) and checks that it opens the vault
   help        Show this help
 
-While \`npm start\` runs on the embedded database (PGlite), merchant, session, user and keys
+While \`npm start\` runs on the embedded database (PGlite), merchant, session, user, keys and backup
 commands are handed to that server over DATA_DIR/cli.sock and run there, under its configuration.
 
 Options:
@@ -71,6 +79,7 @@ Options:
 
 const commands: Record<string, Command> = {
   ...DATA_COMMANDS,
+  restore: restoreCommand,
   async serve(args, out) {
     const { values } = parseArgs({
       args,
@@ -151,7 +160,7 @@ export async function main(argv: string[]): Promise<number | 'running'> {
   try {
     // On PGlite while a server holds DATA_DIR, the server runs it (handoff-client.ts).
     if (isDataCommand(name)) {
-      const handed = await handOff(argv, loadConfig());
+      const handed = await handOff(name === 'backup' ? withAbsoluteTarget(argv) : argv, loadConfig());
       if (handed !== null) return handed;
     }
     const state = await command(json ? [...rest, '--json'] : rest, out);

@@ -76,6 +76,12 @@ export interface Database extends Queryable {
    * safe to run again); on PGlite transactions run one at a time, so neither can happen.
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * A consistent copy of the whole database (the embedded one only: a tar of its data directory,
+   * as `restorePglite` loads it). Taken between transactions, after a checkpoint;
+   * statements wait while it is written. A database without it is backed up with its own tools.
+   */
+  backupCopy?(): Promise<Blob>;
   /** A cheap round trip, for /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -238,8 +238,28 @@ async function inTransaction<T>(session: Session, fn: (tx: Transaction) => Promi
   return result;
 }
 
+/** The database's directory in DATA_DIR. */
+export function pgliteDirectory(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
 /** Opens (creating on first use) the PGlite database in `dataDir`; `null` keeps it in memory. */
 export async function openPglite(dataDir: string | null): Promise<Database> {
+  return open(dataDir, null);
+}
+
+/**
+ * Loads a snapshot (`Database.backupCopy`, `payframe backup`) into `dataDir`, which must hold no
+ * database yet, and opens it.
+ */
+export async function restorePglite(dataDir: string, snapshot: Blob): Promise<Database> {
+  if (fs.existsSync(path.join(pgliteDirectory(dataDir), 'PG_VERSION'))) {
+    throw new Error(`${dataDir} already holds a database: restore into an empty DATA_DIR.`);
+  }
+  return open(dataDir, snapshot);
+}
+
+async function open(dataDir: string | null, snapshot: Blob | null): Promise<Database> {
   let release = () => {};
   let pg: PGlite;
   if (dataDir === null) {
@@ -248,7 +268,11 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     release = acquireLock(dataDir);
     try {
-      pg = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), parsers: PARSERS });
+      pg = await PGlite.create({
+        dataDir: pgliteDirectory(dataDir),
+        parsers: PARSERS,
+        ...(snapshot ? { loadDataDir: snapshot } : {}),
+      });
     } catch (err) {
       release();
       throw err;
@@ -266,6 +290,14 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     },
     // PGlite runs one transaction at a time: other queries wait for it, so there is nothing to retry.
     transaction: (fn) => pg._runExclusiveTransaction(() => inTransaction(session, fn)),
+    // No transaction is open while it is taken (the transaction lock), and the checkpoint writes
+    // every change to the data files, so the copy needs no recovery when it is loaded. Statements
+    // wait meanwhile: the tar is not compressed here, the caller does it after.
+    backupCopy: () =>
+      pg._runExclusiveTransaction(async () => {
+        await session.script('CHECKPOINT', null, true, false);
+        return pg.dumpDataDir('none');
+      }),
     async ping() {
       await pg.query('select 1');
     },
