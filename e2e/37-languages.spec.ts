@@ -80,6 +80,9 @@ for (const lang of PAGE_LANGS.filter((l) => l !== 'en')) {
       lang,
     );
     await expect(page.getByTestId('amount')).toHaveText(amount);
+    // The amount reads left to right inside, whatever the page's direction ("25.00 US$" in Arabic).
+    const inside = page.getByTestId('amount').locator('bdi');
+    expect(await inside.evaluate((e) => getComputedStyle(e).direction)).toBe('ltr');
 
     if (lang === 'ar' || lang === 'ja') await checkAndShoot(page, info, `${lang}-form`);
 

@@ -16,6 +16,7 @@ import { type Embed, successMessage } from '../embed.ts';
 import { expiryWarningIn } from '../expiry-warning.ts';
 import { formatMoney } from '../format.ts';
 import { I18nContext } from '../i18n/context.ts';
+import { dirOf } from '../../../../shared/checkout/page-lang.ts';
 import { chooseI18n, english, type I18n, type Lang, loadI18n, setDocumentLang } from '../i18n/index.ts';
 import { NO_PROBLEMS, serverProblems } from '../server-problems.ts';
 import { AchForm } from './ach-form.tsx';
@@ -203,6 +204,9 @@ export function App({ token, params, embed, initial }: Props) {
   const loading = screen.kind === 'loading';
   const shown = loading ? SKELETON_SESSION : session;
   const amount = shown ? formatMoney(shown.amount, shown.currency, lang) : '';
+  // In a right-to-left sentence the amount is a left-to-right island (LRI … PDI): "25.00 US$" as
+  // printed, where the bidi algorithm alone would show "$US 25.00".
+  const amountInText = dirOf(lang) === 'rtl' ? `\u2066${amount}\u2069` : amount;
   const merchant = shown?.merchant.name ?? null;
 
   /** `decline`: the bank's refusal (its family goes to the host page); else a failure to pay. */
@@ -319,7 +323,7 @@ export function App({ token, params, embed, initial }: Props) {
           {t('processing')}
         </>
       ) : (
-        t('pay', { amount })
+        t('pay', { amount: amountInText })
       )}
     </button>
   );
@@ -497,7 +501,7 @@ export function App({ token, params, embed, initial }: Props) {
             <AchForm
               initialName={name}
               merchant={merchant ?? t('theMerchant')}
-              amount={amount}
+              amount={amountInText}
               serverProblems={problems.ach}
               onSubmit={(b) => void pay(b)}
               onInvalid={invalid}

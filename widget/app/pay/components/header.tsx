@@ -67,7 +67,8 @@ export function Header({
         <p class="pf-amount-label">{t(standing === 'paid' ? 'amountPaid' : 'amountDue')}</p>
       )}
       <p class="pf-amount" data-testid="amount">
-        {amount}
+        {/* Left to right inside on a right-to-left page too ("25.00 US$", not "$US 25.00"). */}
+        <bdi dir="ltr">{amount}</bdi>
       </p>
       {orderNumber ? <p class="pf-order">{t('order', { order: orderNumber })}</p> : null}
     </header>

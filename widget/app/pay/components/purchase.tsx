@@ -29,7 +29,7 @@ export function Purchase({ description, lineItems, currency }: Props) {
               <span class="pf-item-name">
                 {item.quantity > 1 ? t('itemTimes', { name: item.name, n: item.quantity }) : item.name}
               </span>
-              <span class="pf-item-amount">
+              <span class="pf-item-amount" dir="ltr">
                 {formatMoney(fromCents(toCents(item.unitAmount) * BigInt(item.quantity)), currency, lang)}
               </span>
             </li>

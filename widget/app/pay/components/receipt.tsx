@@ -30,13 +30,12 @@ export function Receipt({ receipt, redirectUrl, merchant, fresh }: Props) {
   const last4 = (receipt.maskedCard ?? '').replace(/\D/g, '').slice(-4);
   // A card as the shopper knows it, "Visa ••4242", its brand from the typed field (issue 14 §3).
   const card = [receipt.cardBrand, last4 ? `••${last4}` : null].filter(Boolean).join(' ');
-  // Codes keep their left-to-right order on a right-to-left page; the amount is isolated from the
-  // text around it (issue 17).
+  // Codes and the amount keep their left-to-right order on a right-to-left page (issue 17).
   const ltr = (code: string | null) => (code ? <span dir="ltr">{code}</span> : null);
   const rows: [string, preact.ComponentChild][] = [
     [t('rMerchant'), receipt.merchantName ?? merchant],
     [t('rOrder'), ltr(receipt.orderNumber)],
-    [t('rAmount'), <bdi>{formatMoney(receipt.amount, receipt.currency, lang)}</bdi>],
+    [t('rAmount'), <bdi dir="ltr">{formatMoney(receipt.amount, receipt.currency, lang)}</bdi>],
     ach
       ? [t('rBankAccount'), t('rAchProcessing', { account: last4 ? `••${last4}` : '' }).trim()]
       : [
