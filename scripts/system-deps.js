@@ -1,7 +1,8 @@
 // System packages the tests need that npm cannot provide: Debian's Chromium for the browser tests
 // (Playwright's own browser download is not available here), python3-zeep, a third-party SOAP
-// client for the conformance tests, and nginx, to run the reverse-proxy configuration. Installed
-// with apt when missing and running as root; otherwise the error says exactly what to run.
+// client for the conformance tests, nginx, to run the reverse-proxy configuration, and a CJK font
+// for the Japanese and Chinese screenshots. Installed with apt when missing and running as root;
+// otherwise the error says exactly what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -21,6 +22,13 @@ export const SYSTEM_DEPS = [
     name: 'nginx',
     aptPackage: 'nginx-light',
     present: () => fs.existsSync('/usr/sbin/nginx'),
+  },
+  {
+    // Japanese and Chinese glyphs for the e2e screenshots of the hosted page in those languages
+    // (e2e/37-languages.spec.ts): without a CJK font Chromium draws empty boxes.
+    name: 'a CJK font',
+    aptPackage: 'fonts-droid-fallback',
+    present: () => fs.existsSync('/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'),
   },
 ];
 
