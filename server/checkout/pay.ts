@@ -19,6 +19,8 @@ import { declineMessage } from '../../shared/checkout/decline-messages.ts';
 import type { CancelResponse, PayBody, PayResponse } from '../../shared/checkout/pay-schemas.ts';
 import type { OperationResult } from '../../shared/contract/service.ts';
 import type { Queryable } from '../db/database.ts';
+import { isUnavailableError } from '../db/database.ts';
+import { noteStorageRefusal } from '../db/storage-refusals.ts';
 import { PayframeError } from '../errors.ts';
 import { finishAttempt, paymentOfSession, recordPayment, startAttempt, startedAttempt } from './attempts.ts';
 import type { CallOrigin } from './contexts.ts';
@@ -240,6 +242,17 @@ async function execute(
     // Timeout, network, 5xx: the gateway may have charged. The attempt stays `started` and the key
     // in flight; recovery asks the gateway and settles both.
     deps.log.error({ err, attemptId: attempt.id }, 'payment outcome unknown: left to recovery');
+    if (isUnavailableError(err) || (err instanceof PayframeError && err.code === 'database_unavailable')) {
+      // The gateway's database is away or refuses writes (issue 19 §6): 503, and the same key then
+      // answers the true outcome once recovery has it (the attempt's stale time, not before).
+      noteStorageRefusal(err);
+      throw new PayframeError(
+        'database_unavailable',
+        'The payment could not be confirmed yet. Retry with the same Idempotency-Key after the time given: it will not charge twice.',
+        undefined,
+        { retryAfterSeconds: Math.max(1, Math.ceil((deps.staleAttemptMs + 1000) / 1000)) },
+      );
+    }
     throw new PayframeError(
       'internal',
       'The payment could not be confirmed yet. Wait a moment, then retry with the same Idempotency-Key: it will not charge twice.',

@@ -113,8 +113,37 @@ const UNAVAILABLE_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
+/**
+ * Why the database refused a write although it answered (issue 19 §6): read-only (a standby after a
+ * failover, `default_transaction_read_only`), its disk full, an I/O error, out of resources.
+ */
+export type StorageRefusal = 'read_only' | 'disk_full' | 'io_error' | 'out_of_resources';
+
+const REFUSALS: Record<string, StorageRefusal> = {
+  '25006': 'read_only', // read_only_sql_transaction
+  EROFS: 'read_only',
+  '53100': 'disk_full',
+  ENOSPC: 'disk_full',
+  '58030': 'io_error',
+  EIO: 'io_error',
+  '53000': 'out_of_resources', // insufficient_resources
+  '53200': 'out_of_resources', // out_of_memory
+};
+
+/** The refusal an error reports, or null. */
+export function storageRefusalOf(err: unknown): StorageRefusal | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && Object.hasOwn(REFUSALS, code) ? REFUSALS[code]! : null;
+}
+
+/**
+ * The database is not there, or refuses writes for now: the caller answers 503 with a retry hint,
+ * and whatever the request was doing is not acknowledged.
+ */
 export function isUnavailableError(err: unknown): boolean {
   if (err instanceof DatabaseUnavailableError) return true;
+  if (storageRefusalOf(err)) return true;
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;

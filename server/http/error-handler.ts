@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ZodError } from 'zod';
 import { ERRORS, type ErrorBody, type ErrorCode, type FieldError } from '../../shared/errors.ts';
 import { isUnavailableError } from '../db/index.ts';
+import { noteStorageRefusal } from '../db/storage-refusals.ts';
 import { PayframeError } from '../errors.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -55,6 +56,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, 'validation_failed', ERRORS.validation_failed.message, zodFieldErrors(err));
     }
     if (isUnavailableError(err)) {
+      noteStorageRefusal(err);
       request.log.warn({ err }, 'database unavailable');
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return sendError(reply, 'database_unavailable');

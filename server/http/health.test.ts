@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
+import { lastStorageRefusal, noteStorageRefusal } from '../db/storage-refusals.ts';
 import { buildTestApp, type TestApp } from '../testing/app.ts';
 import { databaseTargets } from '../testing/databases.ts';
 
@@ -56,5 +57,36 @@ describe('health when the database is down', () => {
     expect(res.headers['retry-after']).toBe('2');
     expect(res.json()).toMatchObject({ status: 'unavailable', database: { status: 'unavailable' } });
     await t.app.close();
+  });
+});
+
+describe('health after a write was refused (a full disk)', () => {
+  it('says so until a write goes through again', async () => {
+    const db = await databaseTargets()[0]!.open();
+    const t = await buildTestApp(db);
+    // The database answers reads; its writes fail as a full disk makes them fail.
+    let diskFull = true;
+    const query = db.query.bind(db);
+    db.query = (async (sql: string, params?: readonly unknown[]) => {
+      if (diskFull && /txid_current/.test(sql)) {
+        throw Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' });
+      }
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      noteStorageRefusal({ code: '53100' });
+      const full = await t.app.inject('/readyz');
+      expect(full.statusCode).toBe(503);
+      expect(full.json().database).toMatchObject({
+        status: 'disk_full',
+        reason: "the database's disk is full",
+      });
+      diskFull = false;
+      const back = await t.app.inject('/readyz');
+      expect(back.statusCode).toBe(200);
+      expect(lastStorageRefusal()).toBeNull();
+    } finally {
+      await t.close();
+    }
   });
 });

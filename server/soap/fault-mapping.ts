@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { isUnavailableError } from '../db/index.ts';
+import { noteStorageRefusal } from '../db/storage-refusals.ts';
 import { PayframeError } from '../errors.ts';
 import { DecodeError } from './codec/decode.ts';
 import { SoapFault } from './soap-fault.ts';
@@ -62,6 +63,7 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
     return { fault: new SoapFault(faultCode, message, err.code), status: 500 };
   }
   if (isUnavailableError(err)) {
+    noteStorageRefusal(err);
     log.warn({ err }, 'database unavailable during a SOAP call');
     return {
       fault: new SoapFault(
