@@ -65,6 +65,16 @@ for (const target of databaseTargets()) {
           await tx.queryAndCommit('insert into last_probe values (1)');
         }),
       ).rejects.toMatchObject({ code: '23505' });
+      // Statements sent together run inside the transaction: all rolled back with it.
+      await expect(
+        db.transaction(async (tx) => {
+          await Promise.all([
+            tx.query('insert into last_probe values (5)'),
+            tx.query('insert into last_probe values (6)'),
+          ]);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
       const { rows } = await db.query<{ id: number }>('select id from last_probe order by id');
       expect(rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     });
