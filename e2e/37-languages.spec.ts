@@ -4,14 +4,15 @@
  * refusal in that language, a good card pays and the receipt says so in it. Arabic and Hebrew
  * read right to left with the card fields left to right; Arabic and Japanese pass axe on every
  * screen, with light and dark screenshots at 320 px attached to the report. The selector switches
- * the language without a reload; the browser's Accept-Language chooses when the session does not.
- * The expected words are the dictionaries' own (widget/app/pay/i18n/<lang>.ts).
+ * the language without a reload, and the bank's 3-D Secure page and the one-time code's e-mail
+ * follow the language picked there; the browser's Accept-Language chooses when the session does
+ * not. The expected words are the dictionaries' own (widget/app/pay/i18n/<lang>.ts, server/i18n).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import { PAGE_LANGS, type PageLang } from '../shared/checkout/page-lang.ts';
 import type { DeclineMessages, Messages } from '../widget/app/pay/i18n/en.ts';
-import { createSession, futureExpiry, merchantView } from './helpers/checkout.ts';
+import { createSession, futureExpiry, latestCode, merchantView } from './helpers/checkout.ts';
 
 type Dictionary = { messages: Messages; declines: DeclineMessages };
 const dictionary = async (lang: PageLang) =>
@@ -168,4 +169,56 @@ test("the browser's languages choose when the session names none (q-values, fall
   await page.goto(`/pay/${de.token}`);
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await context.close();
+});
+
+test("the bank's 3-D Secure page speaks the language the shopper picked, not the session's", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const { ja: bankWords } = await import('../server/i18n/ja.ts');
+  const ja = (await dictionary('ja')).messages;
+  const s = await createSession(request, { locale: 'ar' });
+  await page.goto(`/pay/${s.token}`);
+  await page.locator('#pf-lang').selectOption('ja');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  await page.getByLabel(ja.cardNumber).fill('4000000000003220'); // the simulator's challenge card
+  await page.getByLabel(ja.expiry).fill(futureExpiry());
+  await page.getByLabel(ja.cvv).fill('123');
+  await page.locator('button.pf-pay').click();
+  const bank = page.frameLocator(`iframe[title="${ja.tdsFrame}"]`);
+  await expect(bank.locator('html')).toHaveAttribute('lang', 'ja');
+  await bank.getByRole('button', { name: bankWords.tdsAuthenticate }).click();
+  await expect(page.getByRole('heading', { name: ja.paidTitle })).toBeVisible({ timeout: 15_000 });
+});
+
+test("the one-time code's e-mail speaks the language the shopper picked, not the session's", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const { sv: serverWords } = await import('../server/i18n/sv.ts');
+  const sv = (await dictionary('sv')).messages;
+  // A card saved to the address first: a code goes only to an address with saved cards.
+  const first = await createSession(request);
+  await page.goto(`/pay/${first.token}`);
+  await page.getByLabel('Card number').fill(GOOD_CARD);
+  await page.getByLabel('Expiration date').fill(futureExpiry());
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Save this card for faster checkout').check();
+  await page.locator('button.pf-pay').click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+
+  const s = await createSession(request, {
+    locale: 'es',
+    shopper: { email: first.email, firstName: 'Ada', lastName: 'Lovelace' },
+  });
+  await page.goto(`/pay/${s.token}`);
+  await page.locator('#pf-lang').selectOption('sv');
+  await page.getByRole('button', { name: sv.useSaved }).click();
+  const sent = await latestCode(request, first.email);
+  const outbox = await request.get(`/dev/outbox?to=${encodeURIComponent(first.email)}`);
+  const { messages } = (await outbox.json()) as { messages: { id: string | number; text: string }[] };
+  const text = messages.find((m) => String(m.id) === sent.id)?.text ?? '';
+  expect(text).toContain(serverWords.otpEmail.split('{')[0]!.trim());
 });

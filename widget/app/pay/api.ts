@@ -68,7 +68,8 @@ export function sessionApi(token: string) {
         ...(wallet ? { [WALLET_HEADER]: wallet } : {}),
       }),
     cancel: () => post<{ status: 'canceled' }>(`${base}/cancel`, {}),
-    sendCode: () => post<WalletSendCodeResponse>(`${base}/wallet/send-code`, {}),
+    /** `lang`: the form's language, which the code's e-mail or SMS speaks (the shopper may have picked it). */
+    sendCode: (lang: string) => post<WalletSendCodeResponse>(`${base}/wallet/send-code`, { lang }),
     verify: (verificationId: string, code: string) =>
       post<WalletVerifyResponse>(`${base}/wallet/verify`, { verificationId, code }),
     cards: (wallet: string) =>

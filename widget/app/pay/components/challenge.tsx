@@ -20,8 +20,19 @@ interface Props {
 
 const NARROW = '(max-width: 479.98px)';
 
+/** The bank's page in the form's language (`?lang=`: the shopper may have picked another than the session's). */
+function inLanguage(challengeUrl: string, lang: string): string {
+  try {
+    const url = new URL(challengeUrl, location.href);
+    url.searchParams.set('lang', lang);
+    return url.href;
+  } catch {
+    return challengeUrl;
+  }
+}
+
 export function Challenge({ challengeUrl, resultUrl, onDone, onCancel }: Props) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const heading = useRef<HTMLHeadingElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const [narrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW).matches);
@@ -62,7 +73,7 @@ export function Challenge({ challengeUrl, resultUrl, onDone, onCancel }: Props) 
         {t('tdsTitle')}
       </h2>
       <p>{t('tdsBody')}</p>
-      <iframe src={challengeUrl} title={t('tdsFrame')} class="pf-tds-frame" />
+      <iframe src={inLanguage(challengeUrl, lang)} title={t('tdsFrame')} class="pf-tds-frame" />
       <button type="button" class="pf-link" onClick={onCancel}>
         {t('tdsCancel')}
       </button>

@@ -36,7 +36,7 @@ type Step =
 const usable = (cards: WalletCard[]) => cards.filter((c) => !cardExpired(c, new Date()));
 
 export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Props) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [step, setStep] = useState<Step>({ kind: 'sending' });
   const [code, setCode] = useState('');
   const [codeProblem, setCodeProblem] = useState<Problem | undefined>();
@@ -54,7 +54,7 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
     setStep({ kind: 'sending' });
     setCode('');
     setCodeProblem(undefined);
-    const res = await api.sendCode();
+    const res = await api.sendCode(lang);
     if (!res.ok) return setStep({ kind: 'send-failed', rateLimited: res.status === 429 });
     const to = res.data.channels.map((c) => c.to).join(', ');
     setWait(RESEND_AFTER_S);
