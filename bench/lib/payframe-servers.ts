@@ -9,11 +9,9 @@
  *   startInProcess  the same start (server/server.ts `startServer`, which `payframe serve` calls)
  *                   in this process, its database wrapped in a counting one (server/db/counting.ts).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { readDemoMerchant } from '../../server/crash/servers.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type CountingDatabase, countingDatabase } from '../../server/db/counting.ts';
@@ -30,23 +28,7 @@ function demoMerchant(dataDir: string): BenchMerchant {
   return { merchantId: m.merchantId, transactionKey: m.transactionKey, origin: new URL(m.returnUrl).origin };
 }
 
-/** A new, empty PostgreSQL database on the server at `adminUrl`; `drop()` removes it. */
-export async function freshDatabase(adminUrl: string, prefix: string) {
-  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return { name, url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
+export { freshDatabase } from '../../server/testing/databases.ts';
 
 /**
  * The compiled server in a child process, started as `npm start` starts it (`node

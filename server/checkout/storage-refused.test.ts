@@ -6,14 +6,13 @@
  * database is, and its connections are cut, as a failover cuts them.
  */
 import crypto from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
 import { openPostgres } from '../db/postgres.ts';
-import { tempDir } from '../testing/databases.ts';
+import { adminQuery, freshDatabase, tempDir } from '../testing/databases.ts';
 import {
   cardBody,
   type CheckoutWorld,
@@ -42,34 +41,26 @@ async function pgliteTarget(): Promise<ReadOnlyTarget> {
 }
 
 async function postgresTarget(url: string): Promise<ReadOnlyTarget> {
-  const name = `payframe_ro_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const db = await openPostgres({ url: target.toString(), poolSize: 4 });
+  const fresh = await freshDatabase(url, 'payframe_ro');
+  const db = await openPostgres({ url: fresh.url, poolSize: 4 });
   await migrate(db);
   return {
     name: 'postgres',
     db,
     async setReadOnly(on) {
-      await admin(`alter database ${name} set default_transaction_read_only = ${on ? 'on' : 'off'}`);
+      await adminQuery(
+        url,
+        `alter database ${fresh.name} set default_transaction_read_only = ${on ? 'on' : 'off'}`,
+      );
       // New connections take the setting: cut the pool's, as a failover does.
-      await admin(
-        `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+      await adminQuery(
+        url,
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${fresh.name}' and pid <> pg_backend_pid()`,
       );
     },
     async dispose() {
       await db.close().catch(() => {}); // closed with the world already
-      await admin(`drop database if exists ${name} with (force)`);
+      await fresh.drop();
     },
   };
 }

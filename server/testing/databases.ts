@@ -39,6 +39,24 @@ async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>):
   }
 }
 
+/** Runs one statement on the PostgreSQL server at `url` on a connection of its own. */
+export async function adminQuery(url: string, sql: string): Promise<void> {
+  await withAdmin(url, (c) => c.query(sql));
+}
+
+/** A new, empty PostgreSQL database on the server at `adminUrl`; `drop()` removes it. */
+export async function freshDatabase(adminUrl: string, prefix: string) {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${name}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return {
+    name,
+    url: u.toString(),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
 /** A fresh schema on the test PostgreSQL server; `close()` drops it. */
 export async function openPostgresSchema(
   url: string,
