@@ -184,8 +184,30 @@ export class Traffic {
     }
   }
 
+  /** Pay requests sent to each instance and not yet answered. */
+  private readonly inFlight = new Map<string, number>();
+
+  /**
+   * Resolves once a pay request to `base` is on its way (true), or after `timeoutMs` (false): a kill
+   * right after it cuts a payment mid-flight, so the test proves something whatever the timing.
+   */
+  async payInFlight(base: string, timeoutMs = 10_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while ((this.inFlight.get(base) ?? 0) === 0) {
+      if (Date.now() > deadline) return false;
+      await sleep(1);
+    }
+    return true;
+  }
+
   private async send(payment: Payment, base: string): Promise<PayResult> {
-    const r = await payRequest(base, payment.token, payment.key, payment.ip);
+    this.inFlight.set(base, (this.inFlight.get(base) ?? 0) + 1);
+    let r: PayResult;
+    try {
+      r = await payRequest(base, payment.token, payment.key, payment.ip);
+    } finally {
+      this.inFlight.set(base, this.inFlight.get(base)! - 1);
+    }
     payment.history.push(r);
     if (isRetryable(r)) payment.inDoubt = true;
     else if (r.kind === 'answer' && r.status !== 200) {

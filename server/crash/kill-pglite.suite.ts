@@ -35,6 +35,8 @@ describe('kill -9 under a stream of pays (PGlite)', () => {
         // A random point in the stream: 0.5–1.5 s of traffic after the (re)start (the restarts,
         // ~5–10 s each on a busy machine, are most of this test's time).
         await sleep(500 + Math.random() * 1000);
+        // With a pay on its way: the kill cuts a payment mid-flight whatever the timing.
+        expect(await traffic.payInFlight(server.url)).toBe(true);
         await server.kill9();
         server = await startPayframe(env, port);
       }

@@ -93,8 +93,11 @@ describe.skipIf(!adminUrl)(
         for (const victim of [1, 0]) {
           await sleep(1500 + Math.random() * 1500);
           const dead = servers[victim]!;
+          // Killed with a pay on its way to it (cut mid-flight), then taken out of the clients' list.
+          expect(await traffic.payInFlight(dead.url)).toBe(true);
+          const killed = dead.kill9();
           traffic.targets = servers.filter((s) => s !== dead).map((s) => s.url);
-          await dead.kill9();
+          await killed;
           servers[victim] = await startPayframe(envs[victim]!, dead.port);
           traffic.targets = servers.map((s) => s.url);
         }
