@@ -4,7 +4,7 @@
  *
  * A backup is a consistent snapshot of the PGlite data directory (`Database.backupCopy`: taken
  * between transactions after a checkpoint), a tar gzip'd once statements run again, written to
- * FILE.partial (0600) and renamed into place once it is on disk. While a server runs on DATA_DIR the command is handed to it
+ * a partial file (0600) and renamed into place once it is on disk. While a server runs on DATA_DIR the command is handed to it
  * (handoff-client.ts) and the server writes FILE: payments wait only while the snapshot is taken.
  *
  * The card encryption key is not in the backup (PCI DSS 3.6: keys apart from the data they
@@ -12,14 +12,16 @@
  * CARD_ENCRYPTION_KEYS_OLD for older ones — and checks that it opens the vault before it succeeds;
  * a failed restore removes the database it wrote.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { type Config, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { pgliteDirectory, restorePglite } from '../db/pglite.ts';
+import { DataDirLockedError, pgliteDirectory, restorePglite } from '../db/pglite.ts';
 import { KEY_FILE_NAME } from '../gateway/vault/keys.ts';
 import { loadVaultKeys } from '../gateway/vault/rotation.ts';
 import { closeCommandDatabase, commandConfig, openCommandDatabase } from './command-context.ts';
@@ -52,25 +54,39 @@ export function withAbsoluteTarget(argv: readonly string[], cwd = process.cwd())
   });
 }
 
-/** Writes `data` to `file` whole or not at all: a partial file beside it, fsynced, then renamed. */
-function writeWhole(file: string, data: Uint8Array, force: boolean): void {
-  const partial = `${file}.partial`;
-  const fd = fs.openSync(partial, 'wx', 0o600);
+/**
+ * Writes `data` to `file` whole or not at all: a partial file of its own beside it (0600), written
+ * to the end and fsynced, renamed into place, and the directory fsynced so the rename survives a
+ * power cut. Asynchronous: a server the command was handed to keeps serving meanwhile.
+ */
+async function writeWhole(file: string, data: Uint8Array, force: boolean): Promise<void> {
+  const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`;
   try {
-    fs.fchmodSync(fd, 0o600);
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
+    const handle = await fsp.open(partial, 'wx', 0o600);
+    try {
+      await handle.chmod(0o600);
+      await handle.writeFile(data); // loops until every byte is written
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (!force && fs.existsSync(file)) {
+      throw new CliError(
+        'file_exists',
+        `${file} exists: choose another file, or pass --force to replace it.`,
+      );
+    }
+    await fsp.rename(partial, file);
   } catch (err) {
-    fs.closeSync(fd);
-    fs.rmSync(partial, { force: true });
+    await fsp.rm(partial, { force: true });
     throw err;
   }
-  fs.closeSync(fd);
-  if (!force && fs.existsSync(file)) {
-    fs.rmSync(partial, { force: true });
-    throw new CliError('file_exists', `${file} exists: choose another file, or pass --force to replace it.`);
+  const dir = await fsp.open(path.dirname(file), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
   }
-  fs.renameSync(partial, file);
 }
 
 export async function backupCommand(args: string[], out: Output): Promise<undefined> {
@@ -101,7 +117,7 @@ export async function backupCommand(args: string[], out: Output): Promise<undefi
     const snapshotMs = Math.round(performance.now() - started);
     // Compressed once statements run again, on libuv's threads.
     const backup = await gzip(new Uint8Array(await tar.arrayBuffer()));
-    writeWhole(file, backup, values.force ?? false);
+    await writeWhole(file, backup, values.force ?? false);
     out.result({ file, bytes: backup.byteLength, snapshotMs }, [
       `Backup written: ${file} (${backup.byteLength} bytes; statements waited ${snapshotMs} ms for the snapshot)`,
       `The card encryption key is not in it: keep ${path.join(config.dataDir, KEY_FILE_NAME)} (or CARD_ENCRYPTION_KEY) safe, apart from the backups.`,
@@ -181,9 +197,13 @@ export async function restoreCommand(args: string[], out: Output): Promise<undef
       'The card encryption key opens the vault. Start the server on this DATA_DIR.',
     ]);
   } catch (err) {
-    await db?.close().catch(() => {});
-    fs.rmSync(pgliteDirectory(config.dataDir), { recursive: true, force: true });
-    if (err instanceof CliError) throw err;
+    // Only what this restore loaded is removed (restorePglite removes a load that failed half-way);
+    // a DATA_DIR another process holds is left alone.
+    if (db) {
+      await db.close().catch(() => {});
+      fs.rmSync(pgliteDirectory(config.dataDir), { recursive: true, force: true });
+    }
+    if (err instanceof CliError || err instanceof DataDirLockedError) throw err;
     throw new CliError(
       'restore_failed',
       `Restore failed, nothing was kept: ${err instanceof Error ? err.message : String(err)}`,

@@ -69,7 +69,7 @@ describe('payframe backup and restore (embedded database)', () => {
     const stat = fs.statSync(backupFile);
     expect(stat.size).toBeGreaterThan(1000);
     expect(stat.mode & 0o777).toBe(0o600);
-    expect(fs.existsSync(`${backupFile}.partial`)).toBe(false);
+    expect(fs.readdirSync(path.dirname(backupFile)).filter((f) => f.endsWith('.partial'))).toEqual([]);
     const key = fs.readFileSync(path.join(dataDir, KEY_FILE_NAME), 'utf8').trim();
     expect(fs.readFileSync(backupFile).includes(Buffer.from(key))).toBe(false);
   });

@@ -274,6 +274,8 @@ async function open(dataDir: string | null, snapshot: Blob | null): Promise<Data
         ...(snapshot ? { loadDataDir: snapshot } : {}),
       });
     } catch (err) {
+      // A snapshot loaded half-way is not a database: removed while the lock is still held.
+      if (snapshot) fs.rmSync(pgliteDirectory(dataDir), { recursive: true, force: true });
       release();
       throw err;
     }

@@ -90,6 +90,7 @@ class PipelinedTransaction implements Transaction {
 
   /** Sends COMMIT; the transaction is over from here, whatever it answers. */
   #sendCommit(): Promise<void> {
+    if (this.state !== 'open') return Promise.reject(new Error('The transaction is over'));
     this.#batch();
     this.state = 'ended';
     const commit = this.client.query('commit').then(({ command }) => {

@@ -11,7 +11,8 @@ let last: { kind: StorageRefusal; at: Date } | null = null;
 /** Notes `err` when it is a refusal; answers whether it was. */
 export function noteStorageRefusal(err: unknown): boolean {
   const kind = storageRefusalOf(err);
-  if (kind) last = { kind, at: new Date() };
+  // `at`: since when this kind of refusal goes on, not its latest.
+  if (kind && last?.kind !== kind) last = { kind, at: new Date() };
   return kind !== null;
 }
 

@@ -57,14 +57,14 @@ async function databaseHealth(db: Database): Promise<DatabaseHealth> {
         await db.query('select txid_current()');
         clearStorageRefusal();
       } catch (err) {
-        noteStorageRefusal(err);
+        if (!noteStorageRefusal(err)) return { kind: db.kind, status: 'unavailable' };
         const now = lastStorageRefusal() ?? refused;
         return {
           kind: db.kind,
           status: now.kind,
           latencyMs,
           reason: REFUSAL_REASONS[now.kind],
-          since: refused.at.toISOString(),
+          since: now.at.toISOString(),
         };
       }
     }

@@ -62,8 +62,18 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
     const message = err.status < 500 ? err.message : `${UNABLE_TO_PROCESS} ---> ${err.message}`;
     return { fault: new SoapFault(faultCode, message, err.code), status: 500 };
   }
+  // A write refused by a database that answers is noted for /readyz but stays a 500 "error on the
+  // server": a sale may have charged before its record was refused, and a 503 "try again shortly"
+  // would invite a merchant's retry to charge again (the checkout's pays are keyed, SOAP sales not).
+  const internal = {
+    fault: new SoapFault('Server', `${UNABLE_TO_PROCESS} ---> An error occurred on the server.`, 'internal'),
+    status: 500,
+  };
+  if (noteStorageRefusal(err)) {
+    log.error({ err }, 'the database refused a write during a SOAP call');
+    return internal;
+  }
   if (isUnavailableError(err)) {
-    noteStorageRefusal(err);
     log.warn({ err }, 'database unavailable during a SOAP call');
     return {
       fault: new SoapFault(
@@ -76,8 +86,5 @@ export function faultFromError(err: unknown, log: FastifyBaseLogger): MappedFaul
     };
   }
   log.error({ err }, 'operation failed');
-  return {
-    fault: new SoapFault('Server', `${UNABLE_TO_PROCESS} ---> An error occurred on the server.`, 'internal'),
-    status: 500,
-  };
+  return internal;
 }
