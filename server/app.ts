@@ -205,6 +205,7 @@ export async function buildCheckoutApp({
     baseUrl: config.transactionServiceUrl,
     namespace: config.soapNamespace,
     serviceKey: config.gatewayServiceKey,
+    timeoutMs: config.transactionServiceTimeoutMs,
   });
   const defaults: CheckoutOptions = {
     db,

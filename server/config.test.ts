@@ -83,4 +83,26 @@ describe('config', () => {
     expect(roleProblems(ready, 'checkout')).toEqual([]);
     expect(roleProblems(ready, 'gateway')).toEqual([]);
   });
+
+  it("keeps the checkout's call limit below the stale time, or refuses the checkout role", () => {
+    const split = {
+      TRANSACTION_SERVICE_URL: 'http://127.0.0.1:3000',
+      GATEWAY_SERVICE_KEY: 'k'.repeat(24),
+      CHECKOUT_SECRET: 'cd'.repeat(32),
+    };
+    expect(loadConfig(split).transactionServiceTimeoutMs).toBe(15_000);
+    expect(loadConfig({ ...split, STALE_PAYMENT_SECONDS: '10' }).transactionServiceTimeoutMs).toBe(5_000);
+    expect(
+      loadConfig({ ...split, TRANSACTION_SERVICE_TIMEOUT_SECONDS: '3' }).transactionServiceTimeoutMs,
+    ).toBe(3_000);
+    const tooLong = loadConfig({
+      ...split,
+      STALE_PAYMENT_SECONDS: '10',
+      TRANSACTION_SERVICE_TIMEOUT_SECONDS: '10',
+    });
+    expect(roleProblems(tooLong, 'checkout')).toEqual([
+      expect.stringMatching(/^TRANSACTION_SERVICE_TIMEOUT_SECONDS: must be less than STALE_PAYMENT_SECONDS/),
+    ]);
+    expect(roleProblems(tooLong, 'gateway')).toEqual([]);
+  });
 });

@@ -52,6 +52,13 @@ const ConfigSchema = z.object({
     .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
     .optional(),
   /**
+   * `serve --role checkout`: how long a call to the gateway may take before the checkout gives up on
+   * it (a pay's outcome is then unknown, and recovery asks). Below STALE_PAYMENT_SECONDS, so an
+   * attempt is never taken for cut short while its call may still be answered; default 15, or half
+   * of STALE_PAYMENT_SECONDS when that is less.
+   */
+  TRANSACTION_SERVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).optional(),
+  /**
    * `serve --role checkout`: the key of the idempotency fingerprints (32 bytes). A checkout-only
    * instance has no vault key to derive it from; every checkout instance needs the same one.
    */
@@ -157,6 +164,8 @@ export type Config = Readonly<{
   gatewayServiceKey: string | undefined;
   /** The gateway's base URL for `--role checkout`; unused by the other roles. */
   transactionServiceUrl: string | undefined;
+  /** TRANSACTION_SERVICE_TIMEOUT_SECONDS in milliseconds, its default applied. */
+  transactionServiceTimeoutMs: number;
   /** CHECKOUT_SECRET decoded (32 bytes); never log it. */
   checkoutSecret: Buffer | undefined;
   /** Base of checkout-session URLs (`<checkoutPublicUrl>/pay/<token>`); PUBLIC_URL unless set. */
@@ -238,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     soapHttpGetChanges: c.SOAP_HTTP_GET_CHANGES,
     gatewayServiceKey: c.GATEWAY_SERVICE_KEY,
     transactionServiceUrl: c.TRANSACTION_SERVICE_URL?.replace(/\/+$/, ''),
+    transactionServiceTimeoutMs:
+      (c.TRANSACTION_SERVICE_TIMEOUT_SECONDS ?? Math.min(15, Math.floor(c.STALE_PAYMENT_SECONDS / 2))) * 1000,
     checkoutSecret: c.CHECKOUT_SECRET === undefined ? undefined : decodeKey32(c.CHECKOUT_SECRET),
     checkoutPublicUrl: c.CHECKOUT_PUBLIC_URL?.replace(/\/+$/, '') ?? publicUrl,
     gatewayPublicUrl: (c.GATEWAY_PUBLIC_URL ?? c.TRANSACTION_SERVICE_URL)?.replace(/\/+$/, ''),
@@ -284,6 +295,11 @@ export function roleProblems(config: Config, role: Role): string[] {
   };
   if (role === 'checkout') {
     need(config.transactionServiceUrl, 'TRANSACTION_SERVICE_URL', "the gateway's base URL");
+    if (config.transactionServiceTimeoutMs >= config.stalePaymentMs) {
+      problems.push(
+        'TRANSACTION_SERVICE_TIMEOUT_SECONDS: must be less than STALE_PAYMENT_SECONDS (a pay still waiting for its answer would be taken for cut short)',
+      );
+    }
     need(
       config.gatewayServiceKey,
       'GATEWAY_SERVICE_KEY',

@@ -3,7 +3,11 @@
  * gateway of another app over real SOAP (HTTP on a local port), with the service credential for
  * its own calls and the merchant's credential for merchant REST. The same flows as in-process.
  */
+import net, { type AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PayframeError } from '../errors.ts';
+import type { CallContext } from '../gateway/port.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import {
   approvedTransactions,
@@ -15,6 +19,7 @@ import {
   pay,
   type RemoteCheckoutWorld,
 } from './testing/checkout-world.ts';
+import { remoteTransactionService } from './remote-port.ts';
 
 describe.each(databaseTargets())('checkout over SOAP to a remote gateway ($name)', (target) => {
   let w: RemoteCheckoutWorld;
@@ -78,5 +83,48 @@ describe.each(databaseTargets())('checkout over SOAP to a remote gateway ($name)
     });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic /);
+  });
+});
+
+describe('the remote port when the gateway cannot be reached', () => {
+  /** A gateway address whose every connection is reset as soon as the request arrives. */
+  async function resettingGateway() {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections++;
+      socket.once('data', () => socket.resetAndDestroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = remoteTransactionService({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      namespace: 'http://tempuri.org/',
+      serviceKey: 'service-key-for-checkout-tests-0123456789',
+    });
+    return {
+      port,
+      connections: () => connections,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+  const context = {
+    requestId: 'r1',
+    remoteAddress: '127.0.0.1',
+    log: pino({ level: 'silent' }),
+  } as unknown as CallContext;
+
+  it('sends a read once more, a change never; both end as 503 database_unavailable with Retry-After', async () => {
+    const g = await resettingGateway();
+    try {
+      const read = await g.port.GetCheckoutSession({ token: 'abc' }, context).catch((e: unknown) => e);
+      expect(read).toBeInstanceOf(PayframeError);
+      expect(read).toMatchObject({ code: 'database_unavailable', status: 503, retryAfterSeconds: 2 });
+      expect(g.connections()).toBe(2);
+
+      const change = await g.port.CancelHostedPayment({ token: 'abc' }, context).catch((e: unknown) => e);
+      expect(change).toMatchObject({ code: 'database_unavailable', status: 503 });
+      expect(g.connections()).toBe(3);
+    } finally {
+      await g.close();
+    }
   });
 });

@@ -4,9 +4,13 @@
  * Authorization header goes out with the service credential (`service:GATEWAY_SERVICE_KEY`); a
  * merchant's call goes out with the merchant's own HTTP Basic credential, which the gateway checks.
  * The gateway's faults come back as the catalogue's errors, so the checkout reads them the same
- * way in-process and remote. Timeouts and network failures are rethrown as they are: for a
- * payment they mean "outcome unknown", which recovery settles.
+ * way in-process and remote. A gateway that cannot be reached (refused, reset, no answer in time) is
+ * `database_unavailable`: 503 with Retry-After, the service behind this one unavailable; for a payment
+ * it means "outcome unknown", which recovery settles (pay.ts). Retry rules (server/checkout/README.md
+ * "Calls to the gateway"): a `read` operation whose request could not be sent is sent once more at
+ * once; a `change` operation is never sent twice by this client.
  */
+import { changesState } from '../../shared/contract/effects.ts';
 import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
@@ -14,7 +18,12 @@ import { isErrorCode } from '../../shared/errors.ts';
 import { PayframeError } from '../errors.ts';
 import { parseBasicAuthorization as parseBasic } from './basic-auth.ts';
 import type { CallContext } from '../gateway/port.ts';
-import { SoapFaultError, SoapHttpError } from '../soap/client/errors.ts';
+import {
+  SoapFaultError,
+  SoapHttpError,
+  SoapTimeoutError,
+  SoapTransportError,
+} from '../soap/client/errors.ts';
 import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
 
 export interface RemotePortOptions {
@@ -40,8 +49,25 @@ export function asCatalogueError(err: unknown): unknown {
     }
     if (err.status === 503) return new PayframeError('database_unavailable');
   }
+  if (err instanceof SoapTransportError || err instanceof SoapTimeoutError) {
+    return new PayframeError('database_unavailable', undefined, undefined, {
+      cause: err,
+      retryAfterSeconds: UNREACHABLE_RETRY_AFTER_SECONDS,
+    });
+  }
   return err;
 }
+
+/** Retry-After when the gateway could not be reached: a restart or a network blip, seconds long. */
+const UNREACHABLE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * How many times a `read` whose request could not be sent (refused, or reset on a kept-alive
+ * connection the gateway has closed) is sent again at once. A timeout is not resent: the call's
+ * time is spent. A `change` is never resent: a lost answer leaves its outcome unknown, and only the
+ * caller knows how to learn it (a pay: recovery asks GetCheckoutSession).
+ */
+const READ_RESENDS = 1;
 
 export function remoteTransactionService(options: RemotePortOptions): TransactionService<CallContext> {
   const common = {
@@ -77,7 +103,15 @@ export function remoteTransactionService(options: RemotePortOptions): Transactio
         const headers = authorization
           ? { 'x-payframe-relay': options.serviceKey, 'x-payframe-client-address': context.remoteAddress }
           : undefined;
-        return await clientFor(authorization).call(name, params, { requestId: context.requestId, headers });
+        const client = clientFor(authorization);
+        const resends = changesState(name) ? 0 : READ_RESENDS;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await client.call(name, params, { requestId: context.requestId, headers });
+          } catch (err) {
+            if (!(err instanceof SoapTransportError) || attempt >= resends) throw err;
+          }
+        }
       } catch (err) {
         throw asCatalogueError(err);
       }

@@ -6,3 +6,5 @@ import './kill-pglite.suite.ts';
 import './kill-postgres.suite.ts';
 import './postgres-restart.suite.ts';
 import './in-doubt.suite.ts';
+import './split-faults.suite.ts';
+import './rolling-upgrade.suite.ts';

@@ -259,7 +259,12 @@ export interface Findings {
  *  - every payment that went in doubt ended succeeded/already_paid, with the session's transaction;
  *  - a session paid at the gateway is recorded by the checkout.
  */
-export async function checkInvariants(db: Queryable, payments: Payment[]): Promise<Findings> {
+export async function checkInvariants(
+  db: Queryable,
+  payments: Payment[],
+  /** The checkout's database, when it is not the gateway's (the split wiring may use two). */
+  checkoutDb: Queryable = db,
+): Promise<Findings> {
   const problems: string[] = [];
   const { rows: doubles } = await db.query<{ session: string; n: string }>(
     `select checkout_session_id as session, count(*) as n from transactions
@@ -272,22 +277,24 @@ export async function checkInvariants(db: Queryable, payments: Payment[]): Promi
   );
   for (const c of charges) problems.push(`session ${c.session}: charged ${c.n} times at the processor`);
 
-  const { rows } = await db.query<{
-    token: string;
-    status: string;
-    gateway_tx: string | null;
-    tx_status: string | null;
-    checkout_tx: string | null;
-    recorded: boolean;
-  }>(
-    `select s.token, s.status, t.id as gateway_tx, t.status as tx_status, p.transaction_id as checkout_tx,
-            p.session_token is not null as recorded
+  const tokens = payments.map((p) => p.token);
+  const { rows: sessions } = await db.query<{ token: string; status: string; gateway_tx: string | null }>(
+    `select s.token, s.status, t.id as gateway_tx
      from checkout_sessions s
      left join transactions t on t.checkout_session_id = s.id and t.status = 'approved'
-     left join checkout_payments p on p.session_token = s.token
      where s.token = any($1)`,
-    [payments.map((p) => p.token)],
+    [tokens],
   );
+  const { rows: recorded } = await checkoutDb.query<{ token: string; checkout_tx: string | null }>(
+    'select session_token as token, transaction_id as checkout_tx from checkout_payments where session_token = any($1)',
+    [tokens],
+  );
+  const checkoutTx = new Map(recorded.map((r) => [r.token, r.checkout_tx]));
+  const rows = sessions.map((s) => ({
+    ...s,
+    recorded: checkoutTx.has(s.token),
+    checkout_tx: checkoutTx.get(s.token) ?? null,
+  }));
   const byToken = new Map(rows.map((r) => [r.token, r]));
   let acknowledged = 0;
   for (const p of payments) {
@@ -310,6 +317,8 @@ export async function checkInvariants(db: Queryable, payments: Payment[]): Promi
   for (const r of rows) {
     if (r.status === 'paid' && !r.gateway_tx)
       problems.push(`${r.token}: paid without an approved transaction`);
+    if (r.status === 'paid' && !r.recorded)
+      problems.push(`${r.token}: paid at the gateway, not in checkout_payments`);
   }
   return { acknowledged, inDoubt: payments.filter((p) => p.inDoubt).length, problems };
 }
