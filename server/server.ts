@@ -9,6 +9,7 @@ import { buildApp, buildCheckoutApp, buildGatewayApp } from './app.ts';
 import type { Checkout } from './checkout/checkout.ts';
 import { assertRoleConfig, type Config, type Role } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
+import { newerMigrations } from './db/migrate.ts';
 import { startDemoStore } from './demo/start-demo-store.ts';
 import { type DemoMerchant, ensureDemoMerchant } from './gateway/demo-merchant.ts';
 import { type Gateway, settleClaimsAtStart, startClaimSweep, startRecurringRunner } from './gateway/index.ts';
@@ -63,6 +64,14 @@ export async function startServer(
 ) {
   assertRoleConfig(config, role); // before the database: a missing variable is not a half-started server
   const opened = await openDatabase(config);
+  // A newer release migrated the database and this one runs beside it (a rolling upgrade).
+  const newer = await newerMigrations(opened);
+  if (newer.length > 0) {
+    logger.warn(
+      { newer: newer.map((m) => `${m.version}_${m.name}`) },
+      'the database holds migrations newer than this build (a newer release is rolling out); serving on',
+    );
+  }
   const db = options.wrapDatabase ? options.wrapDatabase(opened) : opened;
   logger.info({ database: describeDatabase(config), role }, 'database ready');
   let parts: Parts;

@@ -41,15 +41,29 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `payframe serve` (with `args`, e.g. a role) and resolves once /readyz answers 200. */
+/** Which Payframe to run: a checkout's root and the script there that runs the `payframe` command. */
+export interface Build {
+  root: string;
+  /** From `root`: bin/payframe.js (this checkout's source), or a compiled dist/server/payframe.js. */
+  entry: string;
+}
+
+/** The code being tested, as every other suite runs it. */
+export const THIS_BUILD: Build = { root: ROOT, entry: BIN };
+
+/**
+ * Starts `payframe serve` (with `args`, e.g. a role) and resolves once /readyz answers 200; `build`
+ * names another release's build (server/crash/previous-release.ts).
+ */
 export async function startPayframe(
   env: Record<string, string>,
   port?: number,
   args: readonly string[] = [],
+  build: Build = THIS_BUILD,
 ): Promise<ServerProcess> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.resolve(build.root, build.entry), 'serve', ...args], {
+    cwd: build.root,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import { openPostgresSchema, tempDir } from '../testing/databases.ts';
-import { listMigrations, migrate } from './migrate.ts';
+import {
+  type AppliedMigration,
+  listMigrations,
+  type Migration,
+  migrate,
+  MigrationHistoryError,
+  newerMigrations,
+  planMigrations,
+} from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 
@@ -41,5 +49,70 @@ describe('migrations', () => {
       await b.close();
       await base.close();
     }
+  });
+
+  it(
+    'leave a database a newer release migrated as it is, and say so; refuse one with another history',
+    {
+      timeout: 90_000,
+    },
+    async () => {
+      const all = listMigrations();
+      const db = await openPglite(tempDir());
+      try {
+        await migrate(db);
+        // The previous release (without the newest two) starts on it, as in a rolling upgrade.
+        expect(await migrate(db, all.slice(0, -2))).toEqual([]);
+        expect(await newerMigrations(db, all.slice(0, -2))).toEqual(
+          all.slice(-2).map(({ version, name }) => ({ version, name })),
+        );
+        expect(await newerMigrations(db, all)).toEqual([]);
+        // A build whose migration 0002 has another name, or that lacks one among its own.
+        const renamed = all.map((m, i) => (i === 1 ? { ...m, name: 'other' } : m));
+        await expect(migrate(db, renamed)).rejects.toThrow(MigrationHistoryError);
+        await expect(
+          migrate(
+            db,
+            all.filter((_, i) => i !== 2),
+          ),
+        ).rejects.toThrow(/does not have it/);
+        const { rows } = await db.query('select version from schema_migrations');
+        expect(rows).toHaveLength(all.length);
+      } finally {
+        await db.close();
+      }
+    },
+  );
+});
+
+describe('planMigrations', () => {
+  const m = (version: string, name = `m${version}`): Migration => ({ version, name, sql: '' });
+  const a = (version: string, name = `m${version}`): AppliedMigration => ({ version, name });
+  const known = [m('0001'), m('0002'), m('0004')];
+
+  it('applies what is missing after the recorded ones', () => {
+    expect(planMigrations(known, [])).toEqual({ pending: known, newer: [] });
+    expect(planMigrations(known, [a('0001'), a('0002')])).toEqual({ pending: [m('0004')], newer: [] });
+    expect(
+      planMigrations(
+        known,
+        known.map((k) => a(k.version)),
+      ),
+    ).toEqual({ pending: [], newer: [] });
+  });
+
+  it('serves on with migrations recorded after its own newest (a newer release)', () => {
+    const applied = [a('0001'), a('0002'), a('0004'), a('0006'), a('0005')];
+    expect(planMigrations(known, applied)).toEqual({ pending: [], newer: [a('0005'), a('0006')] });
+  });
+
+  it('refuses a history that disagrees with its own list', () => {
+    // Its own version under another name.
+    expect(() => planMigrations(known, [a('0001'), a('0002', 'other')])).toThrow(/recorded as 'other'/);
+    // An unknown version among its own.
+    expect(() => planMigrations(known, [a('0001'), a('0003')])).toThrow(/does not have it/);
+    // One of its own unapplied before a newer one: recorded by a build without it.
+    expect(() => planMigrations(known, [a('0001'), a('0004')])).toThrow(/out of order/);
+    expect(() => planMigrations(known, [a('0001'), a('0002'), a('0005')])).toThrow(/out of order/);
   });
 });

@@ -45,6 +45,8 @@ insert into checkout_sweep_cursors (name, position)
 alter table checkout_attempts alter column merchant_id drop not null;
 alter table checkout_attempts alter column amount drop not null;
 
+-- contract (unused since 0015): checkout_session_meta, dropped by the release that stopped using it,
+-- before rolling upgrades were supported (server/db/README.md); under the rules it waits a release.
 drop table checkout_session_meta;
 
 -- The redirect's signature as the gateway made it with the payment: a replayed or reloaded receipt
