@@ -224,11 +224,11 @@ export class Traffic {
   }
 
   /**
-   * Retries every unresolved payment with its own key until each has a final answer or `deadline`
-   * passes; returns those still unresolved.
+   * Retries every unresolved payment (of `payments`, default all) with its own key until each has a
+   * final answer or `deadline` passes; returns those still unresolved.
    */
-  async settle(deadline: number): Promise<Payment[]> {
-    let open = this.payments.filter((p) => !p.final);
+  async settle(deadline: number, payments: Payment[] = this.payments): Promise<Payment[]> {
+    let open = payments.filter((p) => !p.final);
     let round = 0;
     while (open.length > 0 && Date.now() < deadline) {
       await Promise.all(open.map((p, i) => this.send(p, this.pick(round + i))));
@@ -238,6 +238,20 @@ export class Traffic {
       if (open.length > 0) await sleep(Math.min(2500, 700 * round));
     }
     return open;
+  }
+
+  /**
+   * Issue 19 §5, measured from the client's side: right after an instance is healthy again, the
+   * payments the kill left in doubt are retried with their own keys; resolves with how long after
+   * `healthyAt` the last of them had its final answer (null: none was in doubt), or throws when one
+   * is still open at `deadline`.
+   */
+  async inDoubtFinal(healthyAt: number, deadline: number): Promise<number | null> {
+    const open = this.payments.filter((p) => p.inDoubt && !p.final);
+    if (open.length === 0) return null;
+    const left = await this.settle(deadline, open);
+    if (left.length > 0) throw new Error(`${left.length} payments in doubt still open`);
+    return Date.now() - healthyAt;
   }
 }
 

@@ -29,6 +29,7 @@ describe('kill -9 under a stream of pays (PGlite)', () => {
     const merchant = readDemoMerchant(dataDir);
     const traffic = new Traffic([server.url], merchant, CLIENTS);
     let findings;
+    const finalMs: number[] = [];
     try {
       traffic.start();
       for (let kill = 0; kill < KILLS; kill++) {
@@ -39,6 +40,10 @@ describe('kill -9 under a stream of pays (PGlite)', () => {
         expect(await traffic.payInFlight(server.url)).toBe(true);
         await server.kill9();
         server = await startPayframe(env, port);
+        // Issue 19 §5: the payments the kill left in doubt, retried once the instance is healthy.
+        const healthy = Date.now();
+        const final = await traffic.inDoubtFinal(healthy, healthy + (STALE_PAYMENT_SECONDS + 12) * 1000);
+        if (final !== null) finalMs.push(final);
       }
       await sleep(500);
       await traffic.stop();
@@ -61,7 +66,7 @@ describe('kill -9 under a stream of pays (PGlite)', () => {
     // The kills landed mid-payment: some requests went unanswered and were retried.
     expect(findings.inDoubt).toBeGreaterThan(0);
     process.stdout.write(
-      `kill -9 ×${KILLS} (PGlite): ${traffic.payments.length} payments, ${findings.acknowledged} acknowledged, ${findings.inDoubt} in doubt and retried\n`,
+      `kill -9 ×${KILLS} (PGlite): ${traffic.payments.length} payments, ${findings.acknowledged} acknowledged, ${findings.inDoubt} in doubt and retried; in-doubt keys final ${finalMs.join(', ')} ms after the instance was healthy\n`,
     );
   });
 });
