@@ -8,3 +8,4 @@ import './postgres-restart.suite.ts';
 import './in-doubt.suite.ts';
 import './split-faults.suite.ts';
 import './rolling-upgrade.suite.ts';
+import './failover.suite.ts';

@@ -4,6 +4,7 @@ import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
+import { describePostgresUrl } from './postgres-hosts.ts';
 
 export type { Database, Queryable, QueryResult } from './database.ts';
 export { DatabaseUnavailableError, isUnavailableError } from './database.ts';
@@ -26,6 +27,5 @@ export async function openDatabase(
 
 export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
   if (!config.databaseUrl) return `PGlite in ${path.join(config.dataDir, 'pglite')}`;
-  const u = new URL(config.databaseUrl);
-  return `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`;
+  return `PostgreSQL at ${describePostgresUrl(config.databaseUrl)}`;
 }

@@ -1,6 +1,17 @@
-/** The PostgreSQL server driver: a `pg` pool on DATABASE_URL, for several stateless instances. */
+/**
+ * The PostgreSQL server driver: a `pg` pool on DATABASE_URL, for several stateless instances. A URL
+ * naming several servers (a primary and its standbys) is read by postgres-hosts.ts.
+ */
 import pg from 'pg';
-import type { ChannelListener, Database, Queryable, QueryResult, Transaction } from './database.ts';
+import {
+  type ChannelListener,
+  type Database,
+  isUnavailableError,
+  type Queryable,
+  type QueryResult,
+  type Transaction,
+} from './database.ts';
+import { choosingClient, HostChooser, needsChoice, parsePostgresUrl } from './postgres-hosts.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const MAX_ATTEMPTS = 5;
@@ -44,14 +55,46 @@ async function run<Row>(
   return { rows: r.rows as Row[], rowCount: r.rowCount ?? r.rows.length };
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+function wrap(client: pg.Pool | pg.PoolClient, onError: (err: unknown) => void): Queryable {
   return {
-    query: <Row>(sql: string, params: readonly unknown[] = []) => run<Row>(client, sql, params),
+    query: <Row>(sql: string, params: readonly unknown[] = []) =>
+      run<Row>(client, sql, params).catch((err: unknown) => {
+        onError(err);
+        throw err;
+      }),
     async exec(sql: string) {
-      await client.query(sql); // no parameters: the simple protocol runs several statements
+      // no parameters: the simple protocol runs several statements
+      await client.query(sql).catch((err: unknown) => {
+        onError(err);
+        throw err;
+      });
     },
   };
 }
+
+/**
+ * How connections are made: a plain `pg.Client` on a one-server URL; on a URL naming several
+ * servers or asking for a read-write one, a client that connects where `chooser` says.
+ */
+function connectorFor(options: PostgresOptions) {
+  const common = {
+    connectionTimeoutMillis: 5000,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  };
+  const url = parsePostgresUrl(options.url);
+  if (!needsChoice(url)) {
+    return { chooser: null, Client: pg.Client, config: { ...common, connectionString: options.url } };
+  }
+  const chooser = new HostChooser(url, common);
+  return {
+    chooser,
+    Client: choosingClient(chooser),
+    // The first host for what `pg` reads of the URL (user, database, ssl); the host is chosen later.
+    config: { ...common, connectionString: url.urlFor(url.hosts[0]!) },
+  };
+}
+
+type Connector = ReturnType<typeof connectorFor>;
 
 /**
  * One transaction on a pooled client, which runs in `pg`'s pipeline mode: a statement goes out as
@@ -151,7 +194,7 @@ class PipelinedTransaction implements Transaction {
  * listener hears `onListening(false)`, and it connects again every RELISTEN_MS until it listens.
  */
 async function subscribe(
-  options: PostgresOptions,
+  connector: Connector,
   channel: string,
   listener: ChannelListener,
 ): Promise<() => Promise<void>> {
@@ -168,11 +211,7 @@ async function subscribe(
     if (!stopped) later();
   };
   const connect = async () => {
-    const client = new pg.Client({
-      connectionString: options.url,
-      connectionTimeoutMillis: 5000,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
+    const client = new connector.Client(connector.config);
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
     client.on('notification', (n) => {
@@ -217,18 +256,25 @@ async function subscribe(
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const subscriptions = new Set<() => Promise<void>>();
+  const connector = connectorFor(options);
   const pool = new pg.Pool({
-    connectionString: options.url,
+    ...connector.config,
+    Client: connector.Client as unknown as new () => pg.ClientBase,
     max: options.poolSize,
     types: typeParsers,
-    connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     pipeline: true,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
+  /**
+   * A server that went away or refused a write (a failover: the old primary is gone, or this one is
+   * now read-only): new connections choose their server again. `pg` drops the failed connection.
+   */
+  const failed = (err: unknown) => {
+    if (connector.chooser && isUnavailableError(err)) connector.chooser.forget();
+  };
   // An idle client losing its server must not crash the process; the next query reports it.
-  pool.on('error', () => {});
-  const queryable = wrap(pool);
+  pool.on('error', failed);
+  const queryable = wrap(pool, failed);
   await queryable.query('select 1');
   return {
     kind: 'postgres',
@@ -255,6 +301,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
           return result;
         } catch (err) {
           if (!(await tx.rollback())) broken = true; // the connection is gone: drop it from the pool
+          if (isUnavailableError(err)) {
+            // Refused as read-only, or cut: this connection's server may be a standby now.
+            broken = true;
+            failed(err);
+          }
           const code = (err as { code?: string }).code;
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           throw err;
@@ -268,7 +319,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await pool.query('select 1');
     },
     async listen(channel, listener) {
-      const stop = await subscribe(options, channel, listener);
+      const stop = await subscribe(connector, channel, listener);
       const unsubscribe = async () => {
         subscriptions.delete(unsubscribe);
         await stop();

@@ -6,7 +6,7 @@
  * instance unready (the gateway's reconciliation, server/gateway/payments/reconciliation-job.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { StorageRefusal } from '../db/database.ts';
+import { type StorageRefusal, storageRefusalOf } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { clearStorageRefusal, lastStorageRefusal, noteStorageRefusal } from '../db/storage-refusals.ts';
 
@@ -69,7 +69,12 @@ async function databaseHealth(db: Database): Promise<DatabaseHealth> {
       }
     }
     return { kind: db.kind, status: 'ok', latencyMs };
-  } catch {
+  } catch (err) {
+    // A URL naming a primary and its standbys, none of them taking writes yet (a failover under
+    // way): the servers answer, read-only.
+    if (storageRefusalOf(err) === 'read_only') {
+      return { kind: db.kind, status: 'read_only', reason: REFUSAL_REASONS.read_only };
+    }
     return { kind: db.kind, status: 'unavailable' };
   }
 }
