@@ -49,6 +49,8 @@ export interface AppOptions {
   checkoutOptions?: (defaults: CheckoutOptions) => CheckoutOptions;
   /** The clock of the gateway and the checkout (tests move it; the real one otherwise). */
   now?: () => Date;
+  /** This instance's id (server/instance.ts), kept on its payment claims and attempts. */
+  instanceId?: string | null;
 }
 
 export interface PayframeApp {
@@ -100,9 +102,15 @@ async function baseApp(
 async function registerGateway(
   app: FastifyInstance,
   health: HealthState,
-  { config, db, transactionService, now }: Pick<AppOptions, 'config' | 'db' | 'transactionService' | 'now'>,
+  {
+    config,
+    db,
+    transactionService,
+    now,
+    instanceId,
+  }: Pick<AppOptions, 'config' | 'db' | 'transactionService' | 'now' | 'instanceId'>,
 ): Promise<Gateway> {
-  const gateway = await openGateway(config, db, now);
+  const gateway = await openGateway(config, db, now, instanceId ?? null);
   reportReconciliation(app, health, gateway.reconciliation);
   app.addHook('onClose', () => gateway.deps.notifier.close()); // waits for background sends
   await app.register(passwordResetRoutes, { db, now: gateway.deps.now });
@@ -137,9 +145,10 @@ export async function buildApp({
   transactionService,
   checkoutOptions,
   now,
+  instanceId,
 }: AppOptions): Promise<PayframeApp> {
   const { app, health } = await baseApp(config, db, logger);
-  const gateway = await registerGateway(app, health, { config, db, transactionService, now });
+  const gateway = await registerGateway(app, health, { config, db, transactionService, now, instanceId });
   const defaults: CheckoutOptions = {
     db,
     port: gateway.service,
@@ -154,6 +163,7 @@ export async function buildApp({
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
     threeDs: inProcessThreeDsResults(gateway.deps.threeDs, db),
+    instanceId: instanceId ?? null,
     ...(now ? { now } : {}),
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
@@ -169,9 +179,10 @@ export async function buildGatewayApp({
   db,
   logger,
   transactionService,
+  instanceId,
 }: Omit<AppOptions, 'checkoutOptions'>): Promise<GatewayApp> {
   const { app, health } = await baseApp(config, db, logger);
-  const gateway = await registerGateway(app, health, { config, db, transactionService });
+  const gateway = await registerGateway(app, health, { config, db, transactionService, instanceId });
   return { app, health, gateway };
 }
 
@@ -186,6 +197,7 @@ export async function buildCheckoutApp({
   db,
   logger,
   checkoutOptions,
+  instanceId,
 }: Omit<AppOptions, 'transactionService'>): Promise<CheckoutApp> {
   const problems = roleProblems(config, 'checkout');
   if (
@@ -216,6 +228,7 @@ export async function buildCheckoutApp({
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
+    instanceId: instanceId ?? null,
     threeDs: remoteThreeDsResults({
       baseUrl: config.transactionServiceUrl,
       publicUrl: config.gatewayPublicUrl ?? config.transactionServiceUrl,

@@ -9,6 +9,7 @@ import { buildApp, buildCheckoutApp, buildGatewayApp } from './app.ts';
 import type { Checkout } from './checkout/checkout.ts';
 import { assertRoleConfig, type Config, type Role } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
+import { takeInstance } from './instance.ts';
 import { newerMigrations } from './db/migrate.ts';
 import { startDemoStore } from './demo/start-demo-store.ts';
 import { type DemoMerchant, ensureDemoMerchant } from './gateway/demo-merchant.ts';
@@ -73,16 +74,21 @@ export async function startServer(
     );
   }
   const db = options.wrapDatabase ? options.wrapDatabase(opened) : opened;
+  // On PostgreSQL, which instance this is: its predecessor's claims and attempts are settled before
+  // it serves (server/instance.ts). PGlite admits one process: everything there was a predecessor's.
+  const instance = db.kind === 'pglite' ? null : await takeInstance(config.dataDir);
+  const instanceId = instance?.id ?? null;
   logger.info({ database: describeDatabase(config), role }, 'database ready');
   let parts: Parts;
   try {
     parts =
       role === 'gateway'
-        ? await buildGatewayApp({ config, db, logger })
+        ? await buildGatewayApp({ config, db, logger, instanceId })
         : role === 'checkout'
-          ? await buildCheckoutApp({ config, db, logger })
-          : await buildApp({ config, db, logger });
+          ? await buildCheckoutApp({ config, db, logger, instanceId })
+          : await buildApp({ config, db, logger, instanceId });
   } catch (err) {
+    instance?.release();
     await db.close();
     throw err;
   }
@@ -98,7 +104,8 @@ export async function startServer(
   // What a crash left in flight is settled first, before this instance serves (issue 21). A PGlite
   // database admits one process (its lock file): every claim and `started` attempt in it belongs to
   // a process that is gone, so none waits for the stale time. On PostgreSQL other live instances may
-  // hold some: only those older than the stale time are taken.
+  // hold some: those this instance's predecessor left are settled now, the rest once older than
+  // the claim timeout or the stale time.
   const alone = db.kind === 'pglite';
   const sweepReport = {
     onSettled: ({ recorded, released, unresolved }: ClaimSweepResult) => {
@@ -109,9 +116,21 @@ export async function startServer(
       logger.error({ err, reference }, 'payment claim sweep failed'),
   };
   if (gateway && alone) await settleClaimsAtStart(gateway.deps, sweepReport);
+  const predecessor = instance?.id ? { owner: instance.id, before: instance.since } : undefined;
+  if (predecessor) {
+    if (gateway) await settleClaimsAtStart(gateway.deps, sweepReport, predecessor.owner);
+    if (checkout) {
+      const olderThanMs = Date.now() - predecessor.before.getTime();
+      await checkout.recoverAttempts({ owner: predecessor.owner, olderThanMs }).catch((err: unknown) => {
+        logger.error({ err }, 'recovery of the attempts left by this instance before its restart failed');
+      });
+    }
+  }
   // Checkout recovery, expiry announcements, webhook delivery, pruning: at once (recovery first), then
   // every 5 s, on every instance.
-  const stopCheckout = checkout ? checkout.startWorkers(undefined, alone ? 0 : undefined) : () => {};
+  const stopCheckout = checkout
+    ? checkout.startWorkers(undefined, alone ? 0 : undefined, predecessor)
+    : () => {};
   const stopRecurring = gateway
     ? startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'))
     : () => {};
@@ -130,6 +149,7 @@ export async function startServer(
     await stopReconciliation();
     await app.close();
     await db.close();
+    instance?.release();
     throw err;
   }
   const address = app.server.address();
@@ -153,6 +173,7 @@ export async function startServer(
       await stopClaimSweep(); // a pass under way ends before the database closes
       await stopReconciliation();
       await db.close();
+      instance?.release();
     })();
     return closing;
   };

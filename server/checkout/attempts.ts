@@ -50,14 +50,14 @@ function paymentOfRow(r: Row): Payment {
  */
 export async function startAttempt(
   q: Queryable,
-  input: { sessionToken: string; key: string; method: 'card' | 'ach' },
+  input: { sessionToken: string; key: string; method: 'card' | 'ach'; owner: string | null },
   now: Date,
   { last = false }: { last?: boolean } = {},
 ): Promise<Attempt | null> {
   const { rows } = await lastStatement(q, last)(
-    `insert into checkout_attempts (session_token, idempotency_key, method, state, started_at)
-     values ($1, $2, $3, 'started', $4) on conflict do nothing returning *`,
-    [input.sessionToken, input.key, input.method, now],
+    `insert into checkout_attempts (session_token, idempotency_key, method, state, started_at, owner)
+     values ($1, $2, $3, 'started', $4, $5) on conflict do nothing returning *`,
+    [input.sessionToken, input.key, input.method, now, input.owner],
   );
   return rows[0] ? attemptOf(rows[0]) : null;
 }
@@ -70,11 +70,18 @@ export async function startedAttempt(q: Queryable, sessionToken: string): Promis
   return rows[0] ? attemptOf(rows[0]) : null;
 }
 
-export async function staleAttempts(q: Queryable, before: Date, sessionToken?: string): Promise<Attempt[]> {
+/** `started` attempts from before `before` (of one session, or of one owner, when named). */
+export async function staleAttempts(
+  q: Queryable,
+  before: Date,
+  sessionToken?: string,
+  owner?: string,
+): Promise<Attempt[]> {
   const { rows } = await q.query(
     `select * from checkout_attempts where state = 'started' and started_at < $1
-       and ($2::text is null or session_token = $2) order by started_at limit 100`,
-    [before, sessionToken ?? null],
+       and ($2::text is null or session_token = $2) and ($3::text is null or owner = $3)
+     order by started_at limit 100`,
+    [before, sessionToken ?? null, owner ?? null],
   );
   return rows.map(attemptOf);
 }

@@ -15,15 +15,23 @@ import { deliverWebhooks } from './webhooks.ts';
 
 export interface Checkout {
   deps: CheckoutDeps;
-  recoverAttempts(options?: Pick<RecoveryOptions, 'olderThanMs'>): ReturnType<typeof recoverAttempts>;
+  recoverAttempts(
+    options?: Pick<RecoveryOptions, 'olderThanMs' | 'owner'>,
+  ): ReturnType<typeof recoverAttempts>;
   deliverWebhooks(): ReturnType<typeof deliverWebhooks>;
   announceEndedSessions(): Promise<number>;
   prune(): Promise<void>;
   /**
    * Recovery at once (of attempts older than `firstRecoveryOlderThanMs`, default the stale time),
-   * then every job every `intervalMs`; returns a function that stops them.
+   * then every job every `intervalMs`; returns a function that stops them. `predecessor`: every run
+   * also recovers the attempts this instance's predecessor left (server/instance.ts), whatever
+   * their age, until none is left.
    */
-  startWorkers(intervalMs?: number, firstRecoveryOlderThanMs?: number): () => void;
+  startWorkers(
+    intervalMs?: number,
+    firstRecoveryOlderThanMs?: number,
+    predecessor?: { owner: string; before: Date },
+  ): () => void;
 }
 
 export function createCheckout(options: CheckoutOptions): Checkout {
@@ -48,6 +56,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     },
     contexts: { ...defaultContexts, ...options.contexts },
     threeDs: options.threeDs ?? null,
+    instanceId: options.instanceId ?? null,
   };
   const checkout: Checkout = {
     deps,
@@ -60,7 +69,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
       await pruneCounters(deps.db, deps.now());
       await pruneOtp(deps.db, deps.now());
     },
-    startWorkers(intervalMs = RECOVERY_INTERVAL_MS, firstRecoveryOlderThanMs?: number) {
+    startWorkers(intervalMs = RECOVERY_INTERVAL_MS, firstRecoveryOlderThanMs?: number, predecessor?) {
       let running = false;
       let first = true;
       const tick = async () => {
@@ -69,6 +78,10 @@ export function createCheckout(options: CheckoutOptions): Checkout {
         try {
           const olderThanMs = first ? firstRecoveryOlderThanMs : undefined;
           first = false;
+          if (predecessor) {
+            const olderThanMs = deps.now().getTime() - predecessor.before.getTime();
+            await checkout.recoverAttempts({ owner: predecessor.owner, olderThanMs });
+          }
           await checkout.recoverAttempts(olderThanMs === undefined ? {} : { olderThanMs });
           await checkout.announceEndedSessions();
           await checkout.deliverWebhooks();

@@ -48,6 +48,8 @@ export interface CheckoutOptions {
   contexts?: Partial<Contexts>;
   /** Where 3-D Secure results are read for the widget (three-ds-results.ts); none: 404. */
   threeDs?: ThreeDsResults;
+  /** This instance's id (server/instance.ts), kept on the attempts it starts; null or unset: none. */
+  instanceId?: string | null;
 }
 
 export type { CallOrigin, Contexts } from './contexts.ts';
@@ -68,4 +70,5 @@ export interface CheckoutDeps {
   webhooks: Required<WebhookOptions>;
   contexts: Contexts;
   threeDs: ThreeDsResults | null;
+  instanceId: string | null;
 }

@@ -7,6 +7,7 @@
  * checkout's payment and webhook, the attempt succeeded. On PGlite and on PostgreSQL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { settleClaimsAtStart } from '../gateway/index.ts';
 import { settleStaleClaims } from '../gateway/payments/claim-sweep.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import {
@@ -141,6 +142,61 @@ describe.each(databaseTargets())('the gateway settles its own in-doubt claims ($
     });
     expect(await settleStaleClaims(gateway)).toEqual({ recorded: [], released: [], unresolved: [] });
     expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+
+  it('a restarted instance settles at once what its predecessor left, and nothing another instance holds', async () => {
+    const clock = manualClock();
+    w = await openCheckoutWorld(await target.open(), { now: clock.now, staleAttemptMs: STALE_MS });
+    const gateway = w.t.gateway.deps;
+    const checkout = w.checkout.deps;
+    // Two instances' pays, each cut after the processor approved: one by "a", one by "b".
+    const cut: Record<string, string> = {};
+    for (const owner of ['instance-a', 'instance-b']) {
+      gateway.instanceId = owner;
+      checkout.instanceId = owner;
+      const token = await createSession(w);
+      const fault = crashAfterProcessor(gateway);
+      expect((await pay(w.app, token, cardBody(), { key: newKey() })).statusCode).toBe(500);
+      fault.restore();
+      cut[owner] = token;
+    }
+    const { rows: held } = await w.db.query<{ token: string; claim_owner: string; owner: string }>(
+      `select s.token, s.claim_owner, a.owner from checkout_sessions s
+       join checkout_attempts a on a.session_token = s.token where s.token = any($1) order by s.id`,
+      [Object.values(cut)],
+    );
+    expect(held).toEqual([
+      { token: cut['instance-a'], claim_owner: 'instance-a', owner: 'instance-a' },
+      { token: cut['instance-b'], claim_owner: 'instance-b', owner: 'instance-b' },
+    ]);
+
+    // "a" restarts a moment later, long before any timeout: its predecessor's claim and attempt are
+    // settled before it serves; "b"'s, perhaps still live, wait for their timeouts.
+    clock.advance(1);
+    const settled: string[] = [];
+    await settleClaimsAtStart(
+      gateway,
+      {
+        onSettled: (r) => settled.push(...r.recorded, ...r.released),
+        onError: (err) => {
+          throw err;
+        },
+      },
+      'instance-a',
+    );
+    expect(settled).toEqual([expect.stringMatching(/^cs\d+-a1$/)]);
+    expect(await w.checkout.recoverAttempts({ owner: 'instance-a', olderThanMs: 0 })).toEqual({
+      succeeded: 1,
+      failed: 0,
+      unknown: 0,
+    });
+    expect(await sessionRow(w, cut['instance-a']!)).toMatchObject({ status: 'paid', claim_reference: null });
+    expect(await attemptStates(w, cut['instance-a']!)).toEqual(['succeeded']);
+    expect(await sessionRow(w, cut['instance-b']!)).toMatchObject({ status: 'open' });
+    expect((await sessionRow(w, cut['instance-b']!)).claim_reference).toMatch(/^cs\d+-a1$/);
+    expect(await attemptStates(w, cut['instance-b']!)).toEqual(['started']);
+    expect(await approvedTransactions(w.db, cut['instance-a']!)).toBe(1);
+    expect(await approvedTransactions(w.db, cut['instance-b']!)).toBe(0);
   });
 
   it('died before the processor charged anything: the claim is released, the same key then pays once', async () => {

@@ -122,16 +122,21 @@ export interface RecoveryOptions {
    * every `started` one was cut short by the process that went before.
    */
   olderThanMs?: number;
+  /**
+   * Only attempts this instance id started (with `olderThanMs` reaching back to this process's
+   * start: its predecessor's, server/instance.ts: no live request holds them).
+   */
+  owner?: string;
 }
 
-/** Resolves every stale `started` attempt (or those of one session). */
+/** Resolves every stale `started` attempt (or those of one session, or of one owner). */
 export async function recoverAttempts(
   deps: CheckoutDeps,
   options: RecoveryOptions = {},
 ): Promise<Record<Resolution, number>> {
   // Taken before the first await: a caller may start serving right after this call.
   const before = new Date(deps.now().getTime() - (options.olderThanMs ?? deps.staleAttemptMs));
-  const stale = await staleAttempts(deps.db, before, options.sessionToken);
+  const stale = await staleAttempts(deps.db, before, options.sessionToken, options.owner);
   const tally: Record<Resolution, number> = { succeeded: 0, failed: 0, unknown: 0 };
   for (const attempt of stale) {
     tally[(await recoverAttempt(deps, attempt, options.origin ?? workerOrigin(deps.log))).resolution]++;

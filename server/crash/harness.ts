@@ -242,16 +242,16 @@ export class Traffic {
 
   /**
    * Issue 19 §5, measured from the client's side: right after an instance is healthy again, the
-   * payments the kill left in doubt are retried with their own keys; resolves with how long after
-   * `healthyAt` the last of them had its final answer (null: none was in doubt), or throws when one
-   * is still open at `deadline`.
+   * payments the kill left in doubt are retried with their own keys; resolves with how many were
+   * still open then and how long after `healthyAt` the last of them had its final answer (0 when
+   * none was open), or throws when one is still open at `deadline`.
    */
-  async inDoubtFinal(healthyAt: number, deadline: number): Promise<number | null> {
+  async inDoubtFinal(healthyAt: number, deadline: number): Promise<string> {
     const open = this.payments.filter((p) => p.inDoubt && !p.final);
-    if (open.length === 0) return null;
+    if (open.length === 0) return '0 open';
     const left = await this.settle(deadline, open);
     if (left.length > 0) throw new Error(`${left.length} payments in doubt still open`);
-    return Date.now() - healthyAt;
+    return `${open.length} open, final after ${Date.now() - healthyAt} ms`;
   }
 }
 

@@ -222,7 +222,9 @@ describe.skipIf(!adminUrl)(
           const reference = await waitForApproval(db, sessionId, 20_000);
           await gateway.kill9();
           const answer = await pending;
-          expect(answer.kind === 'answer' && answer.status).toBe(500); // outcome unknown: retry with the same key
+          // The gateway cannot be reached: the outcome is unknown, 503 with when to retry with the same key.
+          expect(answer.kind === 'answer' && answer.status).toBe(503);
+          expect(answer.kind === 'answer' && Number(answer.retryAfter)).toBeGreaterThan(0);
           expect(await endStall(db)).toBe(1);
           const restarted = Date.now();
           servers[0] = await startPayframe(gatewayEnv, gatewayPort, ['--role', 'gateway']);

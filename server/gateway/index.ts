@@ -39,6 +39,7 @@ export async function openGateway(
   config: Config,
   db: Database,
   now: () => Date = () => new Date(),
+  instanceId: string | null = null,
 ): Promise<Gateway> {
   // The configured keys with the stored lookup keys (vault/rotation.ts), so rotation keeps card ids.
   const keys = await loadVaultKeys(config, db);
@@ -59,6 +60,7 @@ export async function openGateway(
     notifier: createNotifier(config, db),
     now,
     claimTimeoutMs: config.stalePaymentMs / 2,
+    instanceId,
   };
   return { service: createGateway(deps), deps, keys, reconciliation: new ReconciliationStatus() };
 }
@@ -116,8 +118,9 @@ export function startClaimSweep(
 }
 
 /**
- * Settles every claim held, whatever its age, until none is left: at the start of the only process
- * on the database (PGlite), before it serves, when no claim can belong to a live attempt.
+ * Settles every claim held before now, whatever its age, until none is left, before this process
+ * serves: all of them at the start of the only process on the database (PGlite), or on PostgreSQL
+ * those of `owner`, this instance's predecessor (server/instance.ts): no live attempt holds them.
  */
 export async function settleClaimsAtStart(
   deps: GatewayDeps,
@@ -125,12 +128,14 @@ export async function settleClaimsAtStart(
     onSettled: (result: ClaimSweepResult) => void;
     onError: (err: unknown, reference?: string) => void;
   },
+  owner?: string,
 ): Promise<void> {
   const since = deps.now().getTime();
   for (;;) {
     // Claims taken by this loop carry a renewed time: only those held before it started are taken.
     const result = await settleStaleClaims(deps, {
       olderThanMs: deps.now().getTime() - since,
+      ...(owner === undefined ? {} : { owner }),
       onError: report.onError,
     });
     report.onSettled(result);

@@ -62,14 +62,15 @@ interface StaleClaim {
 type Verdict = keyof ClaimSweepResult;
 
 /**
- * Takes up to `limit` claims older than the timeout (of the given sessions only, when named),
- * renewing them as this pass's lease.
+ * Takes up to `limit` claims older than the timeout (of the given sessions only, when named; of the
+ * given owner only, when named), renewing them as this pass's lease, held by this instance.
  */
 async function takeStaleClaims(
   deps: GatewayDeps,
   limit: number,
   sessionIds: readonly string[] | null,
   olderThanMs: number,
+  owner: string | null,
 ): Promise<StaleClaim[]> {
   const now = deps.now();
   const before = new Date(now.getTime() - olderThanMs);
@@ -80,14 +81,15 @@ async function takeStaleClaims(
     claim_reference: string;
     claim_charge: ClaimCharge | null;
   }>(
-    `update checkout_sessions s set claimed_at = $2
+    `update checkout_sessions s set claimed_at = $2, claim_owner = $6
      from (select id from checkout_sessions
            where claim_reference is not null and claimed_at <= $1
              and ($4::bigint[] is null or id = any($4::bigint[]))
+             and ($5::text is null or claim_owner = $5)
            order by claimed_at limit $3 for update skip locked) stale
      where s.id = stale.id
      returning s.id, s.merchant_id, s.amount, s.claim_reference, s.claim_charge`,
-    [before, now, limit, sessionIds],
+    [before, now, limit, sessionIds, owner, deps.instanceId ?? null],
   );
   return rows.map((r) => ({
     sessionId: r.id,
@@ -154,6 +156,8 @@ export interface SweepOptions {
    * attempt can hold a claim: at the start of the one process a PGlite database admits.
    */
   olderThanMs?: number;
+  /** Only claims this instance id holds (its predecessor's, at start: server/instance.ts). */
+  owner?: string;
   onError?: (err: unknown, reference: string) => void;
 }
 
@@ -192,6 +196,7 @@ export async function settleStaleClaims(
     options.limit ?? CLAIM_SWEEP_BATCH,
     options.sessionIds ?? null,
     options.olderThanMs ?? deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS,
+    options.owner ?? null,
   );
   for (const claim of claims) {
     let verdict: Verdict | null;

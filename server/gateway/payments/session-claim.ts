@@ -49,12 +49,12 @@ export async function claimSession(
   const now = deps.now();
   const { rows } = await tx.query(
     `update checkout_sessions s set attempts = s.attempts + 1,
-       claim_reference = 'cs' || s.id || '-a' || (s.attempts + 1), claimed_at = $2
+       claim_reference = 'cs' || s.id || '-a' || (s.attempts + 1), claimed_at = $2, claim_owner = $4
      from merchants m
      where s.token = $1 and m.id = s.merchant_id and s.status = 'open' and s.expires_at > $2
        and s.claim_reference is null and ($3::bigint is null or s.merchant_id = $3)
      returning s.*, ${MERCHANT_JOIN_COLUMNS}`,
-    [token, now, merchantId],
+    [token, now, merchantId, deps.instanceId ?? null],
   );
   if (rows[0]) {
     return {
@@ -91,9 +91,9 @@ export async function reclaimStale(
 ): Promise<Extract<Claim, { kind: 'claimed' | 'in_progress' }>> {
   const { rows } = await tx.query<{ claim_reference: string }>(
     `update checkout_sessions set attempts = attempts + 1,
-       claim_reference = 'cs' || id || '-a' || (attempts + 1), claimed_at = $2
+       claim_reference = 'cs' || id || '-a' || (attempts + 1), claimed_at = $2, claim_owner = $4
      where id = $1 and claim_reference = $3 returning claim_reference`,
-    [record.session.id, deps.now(), staleReference],
+    [record.session.id, deps.now(), staleReference, deps.instanceId ?? null],
   );
   return rows[0]
     ? { kind: 'claimed', reference: rows[0].claim_reference, record }
