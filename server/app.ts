@@ -49,8 +49,8 @@ export interface AppOptions {
   checkoutOptions?: (defaults: CheckoutOptions) => CheckoutOptions;
   /** The clock of the gateway and the checkout (tests move it; the real one otherwise). */
   now?: () => Date;
-  /** This instance's id (server/instance.ts), kept on its payment claims and attempts. */
-  instanceId?: string | null;
+  /** What this process writes on its payment claims and attempts (server/instance.ts `owner`). */
+  instanceOwner?: string | null;
 }
 
 export interface PayframeApp {
@@ -107,10 +107,10 @@ async function registerGateway(
     db,
     transactionService,
     now,
-    instanceId,
-  }: Pick<AppOptions, 'config' | 'db' | 'transactionService' | 'now' | 'instanceId'>,
+    instanceOwner,
+  }: Pick<AppOptions, 'config' | 'db' | 'transactionService' | 'now' | 'instanceOwner'>,
 ): Promise<Gateway> {
-  const gateway = await openGateway(config, db, now, instanceId ?? null);
+  const gateway = await openGateway(config, db, now, instanceOwner ?? null);
   reportReconciliation(app, health, gateway.reconciliation);
   app.addHook('onClose', () => gateway.deps.notifier.close()); // waits for background sends
   await app.register(passwordResetRoutes, { db, now: gateway.deps.now });
@@ -145,10 +145,10 @@ export async function buildApp({
   transactionService,
   checkoutOptions,
   now,
-  instanceId,
+  instanceOwner,
 }: AppOptions): Promise<PayframeApp> {
   const { app, health } = await baseApp(config, db, logger);
-  const gateway = await registerGateway(app, health, { config, db, transactionService, now, instanceId });
+  const gateway = await registerGateway(app, health, { config, db, transactionService, now, instanceOwner });
   const defaults: CheckoutOptions = {
     db,
     port: gateway.service,
@@ -163,7 +163,7 @@ export async function buildApp({
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
     threeDs: inProcessThreeDsResults(gateway.deps.threeDs, db),
-    instanceId: instanceId ?? null,
+    instanceOwner: instanceOwner ?? null,
     ...(now ? { now } : {}),
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
@@ -179,10 +179,10 @@ export async function buildGatewayApp({
   db,
   logger,
   transactionService,
-  instanceId,
+  instanceOwner,
 }: Omit<AppOptions, 'checkoutOptions'>): Promise<GatewayApp> {
   const { app, health } = await baseApp(config, db, logger);
-  const gateway = await registerGateway(app, health, { config, db, transactionService, instanceId });
+  const gateway = await registerGateway(app, health, { config, db, transactionService, instanceOwner });
   return { app, health, gateway };
 }
 
@@ -197,7 +197,7 @@ export async function buildCheckoutApp({
   db,
   logger,
   checkoutOptions,
-  instanceId,
+  instanceOwner,
 }: Omit<AppOptions, 'transactionService'>): Promise<CheckoutApp> {
   const problems = roleProblems(config, 'checkout');
   if (
@@ -228,7 +228,8 @@ export async function buildCheckoutApp({
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
-    instanceId: instanceId ?? null,
+    instanceOwner: instanceOwner ?? null,
+    callLimitMs: config.transactionServiceTimeoutMs + 1000,
     threeDs: remoteThreeDsResults({
       baseUrl: config.transactionServiceUrl,
       publicUrl: config.gatewayPublicUrl ?? config.transactionServiceUrl,

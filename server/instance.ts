@@ -5,16 +5,21 @@
  * On PostgreSQL several live instances share the database, and nothing in it tells a dead process
  * from one cut off from the database with a processor call still under way: settling another's
  * claim early could charge a session twice. But a process can prove that its own predecessor is
- * gone. Each instance holds `DATA_DIR/instance.lock` (its pid and host) for as long as it runs; a
- * lock left by a pid that no longer runs on this host was left by a process that is dead. The
- * instance's id is derived from the host's name, the DATA_DIR's real path and a random value kept
- * in `DATA_DIR/instance-id`: the same after a restart on the same DATA_DIR of the same host, and
- * different for any other instance (another directory, another host, a copied directory elsewhere).
- * Payment claims (the gateway's) and attempts (the checkout's) carry the id; those carrying this
- * process's id from before it started were its predecessor's, and are settled before it serves.
+ * gone. The instance's id is derived from the host's name, the DATA_DIR's real path and a random
+ * value kept in `DATA_DIR/instance-id`: the same after a restart on the same DATA_DIR of the same
+ * host, different for any other instance. A process takes the id only when both hold:
+ *   - `DATA_DIR/instance.lock` names no other process alive on this host (a lock naming a pid that
+ *     no longer runs was left by a process that died; one from another host cannot be judged);
+ *   - no other live database session holds the id's advisory lock, which this process then holds
+ *     on a connection of its own while it lives (a second process with the same id — a copied
+ *     DATA_DIR, containers sharing one with the same host name, a lock file removed by hand — is
+ *     turned away by the database, whatever the files say).
+ * Each process writes `<id>.<random>` (its `owner`) on the payment claims (the gateway's) and the
+ * attempts (the checkout's) it makes; those carrying its id with another suffix were its
+ * predecessors', and are settled before it serves.
  *
- * When another live process holds the lock (two instances on one DATA_DIR, allowed on PostgreSQL)
- * this one has no id: its claims and attempts carry none and wait for the timeouts, as before.
+ * Without the id (another process holds it, or the lock could not be judged) the process writes no
+ * owner: its claims and attempts wait for the timeouts, as before.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -22,13 +27,19 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface Instance {
-  /** Names this instance's payment claims and attempts; null when the lock is another's. */
+  /** This instance's id; null when another process holds it (or may). */
   id: string | null;
-  /** When this process took the id: its claims and attempts from before were its predecessor's. */
-  since: Date;
-  /** Gives the lock up (graceful shutdown). */
-  release(): void;
+  /** What this process writes on its claims and attempts: `<id>.<random>`; null without an id. */
+  owner: string | null;
+  /** Gives the locks up (graceful shutdown). */
+  release(): Promise<void>;
 }
+
+/** The database's side of the id: its advisory lock (`Database.holdLock`). */
+export type HoldLock = (
+  name: string,
+  onLost: (err: unknown) => void,
+) => Promise<(() => Promise<void>) | null>;
 
 const LOCK_FILE = 'instance.lock';
 const ID_FILE = 'instance-id';
@@ -86,13 +97,22 @@ function ours(lock: LockRecord | null): boolean {
   return lock?.pid === process.pid && lock.host === os.hostname();
 }
 
-/** Takes this process's instance id in `dataDir` (created if missing). */
-export async function takeInstance(dataDir: string, now: () => Date = () => new Date()): Promise<Instance> {
+/**
+ * Takes this process's instance id in `dataDir` (created if missing), holding the database's lock on
+ * it through `holdLock`; `onLost` hears when that lock's connection drops.
+ */
+export async function takeInstance(
+  dataDir: string,
+  holdLock: HoldLock,
+  onLost: (err: unknown) => void,
+): Promise<Instance> {
   fs.mkdirSync(dataDir, { recursive: true });
-  const since = now();
   const lockFile = path.join(dataDir, LOCK_FILE);
   const record = JSON.stringify({ pid: process.pid, host: os.hostname() } satisfies LockRecord);
-  const none: Instance = { id: null, since, release: () => {} };
+  const none: Instance = { id: null, owner: null, release: async () => {} };
+  const releaseFile = () => {
+    if (ours(readLock(lockFile))) fs.rmSync(lockFile, { force: true });
+  };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lockFile, record, { flag: 'wx', mode: 0o600 });
@@ -103,11 +123,20 @@ export async function takeInstance(dataDir: string, now: () => Date = () => new 
         .update(`${os.hostname()}\0${fs.realpathSync(dataDir)}\0${storedRandom(dataDir)}`)
         .digest('hex')
         .slice(0, 32);
+      const releaseLock = await holdLock(`payframe-instance:${id}`, onLost).catch((err: unknown) => {
+        releaseFile();
+        throw err;
+      });
+      if (!releaseLock) {
+        releaseFile();
+        return none;
+      }
       return {
         id,
-        since,
-        release: () => {
-          if (ours(readLock(lockFile))) fs.rmSync(lockFile, { force: true });
+        owner: `${id}.${crypto.randomBytes(6).toString('hex')}`,
+        release: async () => {
+          await releaseLock();
+          releaseFile();
         },
       };
     } catch (err) {

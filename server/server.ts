@@ -57,6 +57,9 @@ interface Parts {
   checkout?: Checkout;
 }
 
+/** How long a start waits for the recovery of its predecessor's attempts before it serves anyway. */
+const START_RECOVERY_MS = 5_000;
+
 export async function startServer(
   config: Config,
   logger: Logger = createLogger({ level: config.logLevel }),
@@ -66,7 +69,10 @@ export async function startServer(
   assertRoleConfig(config, role); // before the database: a missing variable is not a half-started server
   const opened = await openDatabase(config);
   // A newer release migrated the database and this one runs beside it (a rolling upgrade).
-  const newer = await newerMigrations(opened);
+  const newer = await newerMigrations(opened).catch(async (err: unknown) => {
+    await opened.close(); // a history this build refuses (MigrationHistoryError): nothing serves
+    throw err;
+  });
   if (newer.length > 0) {
     logger.warn(
       { newer: newer.map((m) => `${m.version}_${m.name}`) },
@@ -74,21 +80,34 @@ export async function startServer(
     );
   }
   const db = options.wrapDatabase ? options.wrapDatabase(opened) : opened;
-  // On PostgreSQL, which instance this is: its predecessor's claims and attempts are settled before
+  // On PostgreSQL, which instance this is: its predecessors' claims and attempts are settled before
   // it serves (server/instance.ts). PGlite admits one process: everything there was a predecessor's.
-  const instance = db.kind === 'pglite' ? null : await takeInstance(config.dataDir);
-  const instanceId = instance?.id ?? null;
+  const instance =
+    db.kind === 'pglite' || !db.holdLock
+      ? null
+      : await takeInstance(config.dataDir, db.holdLock.bind(db), (err) =>
+          logger.error(
+            { err },
+            "lost the database lock on this instance's id: another process may take the id; restart this one",
+          ),
+        );
+  if (instance && !instance.id) {
+    logger.warn(
+      'another process holds this DATA_DIR or its instance id: what this one leaves in flight after a crash waits for the timeouts',
+    );
+  }
+  const instanceOwner = instance?.owner ?? null;
   logger.info({ database: describeDatabase(config), role }, 'database ready');
   let parts: Parts;
   try {
     parts =
       role === 'gateway'
-        ? await buildGatewayApp({ config, db, logger, instanceId })
+        ? await buildGatewayApp({ config, db, logger, instanceOwner })
         : role === 'checkout'
-          ? await buildCheckoutApp({ config, db, logger, instanceId })
-          : await buildApp({ config, db, logger, instanceId });
+          ? await buildCheckoutApp({ config, db, logger, instanceOwner })
+          : await buildApp({ config, db, logger, instanceOwner });
   } catch (err) {
-    instance?.release();
+    await instance?.release();
     await db.close();
     throw err;
   }
@@ -116,20 +135,31 @@ export async function startServer(
       logger.error({ err, reference }, 'payment claim sweep failed'),
   };
   if (gateway && alone) await settleClaimsAtStart(gateway.deps, sweepReport);
-  const predecessor = instance?.id ? { owner: instance.id, before: instance.since } : undefined;
-  if (predecessor) {
-    if (gateway) await settleClaimsAtStart(gateway.deps, sweepReport, predecessor.owner);
+  const predecessorsOf = instance?.id ?? undefined;
+  if (predecessorsOf) {
+    const failed = (what: string) => (err: unknown) =>
+      logger.error({ err }, `${what} failed; the timeouts settle them`);
+    if (gateway) {
+      await settleClaimsAtStart(gateway.deps, sweepReport, predecessorsOf).catch(
+        failed("settling the claims this instance's predecessor left"),
+      );
+    }
     if (checkout) {
-      const olderThanMs = Date.now() - predecessor.before.getTime();
-      await checkout.recoverAttempts({ owner: predecessor.owner, olderThanMs }).catch((err: unknown) => {
-        logger.error({ err }, 'recovery of the attempts left by this instance before its restart failed');
-      });
+      // Bounded: a gateway that does not answer must not keep this instance from serving; the
+      // workers' runs go on with what is left.
+      const recovered = checkout
+        .recoverAttempts({ predecessorsOf, olderThanMs: checkout.deps.callLimitMs })
+        .catch(failed("recovering the attempts this instance's predecessor left"));
+      await Promise.race([
+        recovered,
+        new Promise((resolve) => setTimeout(resolve, START_RECOVERY_MS).unref()),
+      ]);
     }
   }
   // Checkout recovery, expiry announcements, webhook delivery, pruning: at once (recovery first), then
   // every 5 s, on every instance.
   const stopCheckout = checkout
-    ? checkout.startWorkers(undefined, alone ? 0 : undefined, predecessor)
+    ? checkout.startWorkers(undefined, alone ? 0 : undefined, predecessorsOf)
     : () => {};
   const stopRecurring = gateway
     ? startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'))
@@ -149,7 +179,7 @@ export async function startServer(
     await stopReconciliation();
     await app.close();
     await db.close();
-    instance?.release();
+    await instance?.release();
     throw err;
   }
   const address = app.server.address();
@@ -172,8 +202,8 @@ export async function startServer(
       await app.close();
       await stopClaimSweep(); // a pass under way ends before the database closes
       await stopReconciliation();
+      await instance?.release();
       await db.close();
-      instance?.release();
     })();
     return closing;
   };

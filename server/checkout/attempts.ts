@@ -70,18 +70,22 @@ export async function startedAttempt(q: Queryable, sessionToken: string): Promis
   return rows[0] ? attemptOf(rows[0]) : null;
 }
 
-/** `started` attempts from before `before` (of one session, or of one owner, when named). */
+/**
+ * `started` attempts from before `before` (of one session, when named; of the predecessors of this
+ * process, when `predecessors` names its id and its own owner: server/instance.ts).
+ */
 export async function staleAttempts(
   q: Queryable,
   before: Date,
   sessionToken?: string,
-  owner?: string,
+  predecessors?: { id: string; self: string },
 ): Promise<Attempt[]> {
   const { rows } = await q.query(
     `select * from checkout_attempts where state = 'started' and started_at < $1
-       and ($2::text is null or session_token = $2) and ($3::text is null or owner = $3)
+       and ($2::text is null or session_token = $2)
+       and ($3::text is null or (owner like $3 || '.%' and owner is distinct from $4))
      order by started_at limit 100`,
-    [before, sessionToken ?? null, owner ?? null],
+    [before, sessionToken ?? null, predecessors?.id ?? null, predecessors?.self ?? null],
   );
   return rows.map(attemptOf);
 }

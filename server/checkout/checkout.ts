@@ -16,22 +16,18 @@ import { deliverWebhooks } from './webhooks.ts';
 export interface Checkout {
   deps: CheckoutDeps;
   recoverAttempts(
-    options?: Pick<RecoveryOptions, 'olderThanMs' | 'owner'>,
+    options?: Pick<RecoveryOptions, 'olderThanMs' | 'predecessorsOf'>,
   ): ReturnType<typeof recoverAttempts>;
   deliverWebhooks(): ReturnType<typeof deliverWebhooks>;
   announceEndedSessions(): Promise<number>;
   prune(): Promise<void>;
   /**
    * Recovery at once (of attempts older than `firstRecoveryOlderThanMs`, default the stale time),
-   * then every job every `intervalMs`; returns a function that stops them. `predecessor`: every run
-   * also recovers the attempts this instance's predecessor left (server/instance.ts), whatever
-   * their age, until none is left.
+   * then every job every `intervalMs`; returns a function that stops them. `predecessorsOf` (this
+   * instance's id): every run also recovers the attempts its predecessors left (server/instance.ts)
+   * once older than `deps.callLimitMs`.
    */
-  startWorkers(
-    intervalMs?: number,
-    firstRecoveryOlderThanMs?: number,
-    predecessor?: { owner: string; before: Date },
-  ): () => void;
+  startWorkers(intervalMs?: number, firstRecoveryOlderThanMs?: number, predecessorsOf?: string): () => void;
 }
 
 export function createCheckout(options: CheckoutOptions): Checkout {
@@ -56,7 +52,8 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     },
     contexts: { ...defaultContexts, ...options.contexts },
     threeDs: options.threeDs ?? null,
-    instanceId: options.instanceId ?? null,
+    instanceOwner: options.instanceOwner ?? null,
+    callLimitMs: options.callLimitMs ?? 0,
   };
   const checkout: Checkout = {
     deps,
@@ -69,7 +66,11 @@ export function createCheckout(options: CheckoutOptions): Checkout {
       await pruneCounters(deps.db, deps.now());
       await pruneOtp(deps.db, deps.now());
     },
-    startWorkers(intervalMs = RECOVERY_INTERVAL_MS, firstRecoveryOlderThanMs?: number, predecessor?) {
+    startWorkers(
+      intervalMs = RECOVERY_INTERVAL_MS,
+      firstRecoveryOlderThanMs?: number,
+      predecessorsOf?: string,
+    ) {
       let running = false;
       let first = true;
       const tick = async () => {
@@ -78,10 +79,8 @@ export function createCheckout(options: CheckoutOptions): Checkout {
         try {
           const olderThanMs = first ? firstRecoveryOlderThanMs : undefined;
           first = false;
-          if (predecessor) {
-            const olderThanMs = deps.now().getTime() - predecessor.before.getTime();
-            await checkout.recoverAttempts({ owner: predecessor.owner, olderThanMs });
-          }
+          if (predecessorsOf)
+            await checkout.recoverAttempts({ predecessorsOf, olderThanMs: deps.callLimitMs });
           await checkout.recoverAttempts(olderThanMs === undefined ? {} : { olderThanMs });
           await checkout.announceEndedSessions();
           await checkout.deliverWebhooks();

@@ -48,8 +48,14 @@ export interface CheckoutOptions {
   contexts?: Partial<Contexts>;
   /** Where 3-D Secure results are read for the widget (three-ds-results.ts); none: 404. */
   threeDs?: ThreeDsResults;
-  /** This instance's id (server/instance.ts), kept on the attempts it starts; null or unset: none. */
-  instanceId?: string | null;
+  /** What this process writes on the attempts it starts (server/instance.ts `owner`); null or unset: none. */
+  instanceOwner?: string | null;
+  /**
+   * How long a PayCheckoutSession sent by a process that has since died may still reach the gateway:
+   * 0 in process (the call dies with it), the SOAP client's limit and a second over the network. A
+   * predecessor's attempt younger than this is left to later runs (server/instance.ts).
+   */
+  callLimitMs?: number;
 }
 
 export type { CallOrigin, Contexts } from './contexts.ts';
@@ -70,5 +76,6 @@ export interface CheckoutDeps {
   webhooks: Required<WebhookOptions>;
   contexts: Contexts;
   threeDs: ThreeDsResults | null;
-  instanceId: string | null;
+  instanceOwner: string | null;
+  callLimitMs: number;
 }

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { settleClaimsAtStart } from '../gateway/index.ts';
-import { settleStaleClaims } from '../gateway/payments/claim-sweep.ts';
+import { type ClaimSweepResult, settleStaleClaims } from '../gateway/payments/claim-sweep.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import {
   approvedTransactions,
@@ -144,16 +144,19 @@ describe.each(databaseTargets())('the gateway settles its own in-doubt claims ($
     expect(await approvedTransactions(w.db, token)).toBe(1);
   });
 
-  it('a restarted instance settles at once what its predecessor left, and nothing another instance holds', async () => {
+  it('a restarted instance settles at once what its predecessor left, and nothing another process holds', async () => {
     const clock = manualClock();
     w = await openCheckoutWorld(await target.open(), { now: clock.now, staleAttemptMs: STALE_MS });
     const gateway = w.t.gateway.deps;
     const checkout = w.checkout.deps;
-    // Two instances' pays, each cut after the processor approved: one by "a", one by "b".
+    const as = (owner: string) => {
+      gateway.instanceOwner = owner;
+      checkout.instanceOwner = owner;
+    };
+    // Pays cut after the processor approved: by instance a's first process, and by instance b.
     const cut: Record<string, string> = {};
-    for (const owner of ['instance-a', 'instance-b']) {
-      gateway.instanceId = owner;
-      checkout.instanceId = owner;
+    for (const owner of ['a.first', 'b.first']) {
+      as(owner);
       const token = await createSession(w);
       const fault = crashAfterProcessor(gateway);
       expect((await pay(w.app, token, cardBody(), { key: newKey() })).statusCode).toBe(500);
@@ -166,37 +169,50 @@ describe.each(databaseTargets())('the gateway settles its own in-doubt claims ($
       [Object.values(cut)],
     );
     expect(held).toEqual([
-      { token: cut['instance-a'], claim_owner: 'instance-a', owner: 'instance-a' },
-      { token: cut['instance-b'], claim_owner: 'instance-b', owner: 'instance-b' },
+      { token: cut['a.first'], claim_owner: 'a.first', owner: 'a.first' },
+      { token: cut['b.first'], claim_owner: 'b.first', owner: 'b.first' },
     ]);
 
-    // "a" restarts a moment later, long before any timeout: its predecessor's claim and attempt are
-    // settled before it serves; "b"'s, perhaps still live, wait for their timeouts.
+    // Instance a restarts a moment later, long before any timeout: its predecessor's claim and attempt
+    // are settled before it serves; b's, perhaps still live, wait for their timeouts.
+    as('a.second');
     clock.advance(1);
     const settled: string[] = [];
-    await settleClaimsAtStart(
-      gateway,
-      {
-        onSettled: (r) => settled.push(...r.recorded, ...r.released),
-        onError: (err) => {
-          throw err;
-        },
+    const report = {
+      onSettled: (r: ClaimSweepResult) => settled.push(...r.recorded, ...r.released),
+      onError: (err: unknown) => {
+        throw err;
       },
-      'instance-a',
-    );
+    };
+    await settleClaimsAtStart(gateway, report, 'a');
     expect(settled).toEqual([expect.stringMatching(/^cs\d+-a1$/)]);
-    expect(await w.checkout.recoverAttempts({ owner: 'instance-a', olderThanMs: 0 })).toEqual({
+    expect(await w.checkout.recoverAttempts({ predecessorsOf: 'a', olderThanMs: 0 })).toEqual({
       succeeded: 1,
       failed: 0,
       unknown: 0,
     });
-    expect(await sessionRow(w, cut['instance-a']!)).toMatchObject({ status: 'paid', claim_reference: null });
-    expect(await attemptStates(w, cut['instance-a']!)).toEqual(['succeeded']);
-    expect(await sessionRow(w, cut['instance-b']!)).toMatchObject({ status: 'open' });
-    expect((await sessionRow(w, cut['instance-b']!)).claim_reference).toMatch(/^cs\d+-a1$/);
-    expect(await attemptStates(w, cut['instance-b']!)).toEqual(['started']);
-    expect(await approvedTransactions(w.db, cut['instance-a']!)).toBe(1);
-    expect(await approvedTransactions(w.db, cut['instance-b']!)).toBe(0);
+    expect(await sessionRow(w, cut['a.first']!)).toMatchObject({ status: 'paid', claim_reference: null });
+    expect(await attemptStates(w, cut['a.first']!)).toEqual(['succeeded']);
+    expect(await sessionRow(w, cut['b.first']!)).toMatchObject({ status: 'open' });
+    expect((await sessionRow(w, cut['b.first']!)).claim_reference).toMatch(/^cs\d+-a1$/);
+    expect(await attemptStates(w, cut['b.first']!)).toEqual(['started']);
+    expect(await approvedTransactions(w.db, cut['a.first']!)).toBe(1);
+    expect(await approvedTransactions(w.db, cut['b.first']!)).toBe(0);
+
+    // An owner never outlives its claim: b's claim taken over by a previous release (which writes no
+    // owner) is not b's any more, and b's next process leaves it alone.
+    await w.db.query(
+      `update checkout_sessions set attempts = attempts + 1,
+         claim_reference = 'cs' || id || '-a' || (attempts + 1), claimed_at = $2 where token = $1`,
+      [cut['b.first'], clock.now()],
+    );
+    expect(
+      (await w.db.query('select claim_owner from checkout_sessions where token = $1', [cut['b.first']])).rows,
+    ).toEqual([{ claim_owner: null }]);
+    as('b.second');
+    settled.length = 0;
+    await settleClaimsAtStart(gateway, report, 'b');
+    expect(settled).toEqual([]);
   });
 
   it('died before the processor charged anything: the claim is released, the same key then pays once', async () => {

@@ -136,7 +136,7 @@ async function begin(
     if (claim.kind !== 'claimed') return claim;
     // Paid and recorded here already: the receipt, without asking the gateway.
     if (payment?.transactionId) return { kind: 'paid', payment };
-    const input = { sessionToken: scope.sessionToken, key: scope.key, method, owner: deps.instanceId };
+    const input = { sessionToken: scope.sessionToken, key: scope.key, method, owner: deps.instanceOwner };
     const attempt = await startAttempt(tx, input, now, { last: true });
     return attempt ? { kind: 'started', attempt } : { kind: 'taken' };
   });

@@ -123,10 +123,10 @@ export interface RecoveryOptions {
    */
   olderThanMs?: number;
   /**
-   * Only attempts this instance id started (with `olderThanMs` reaching back to this process's
-   * start: its predecessor's, server/instance.ts: no live request holds them).
+   * Only the attempts this instance's predecessors started (its id, server/instance.ts): no live
+   * request of theirs holds them, whatever their age.
    */
-  owner?: string;
+  predecessorsOf?: string;
 }
 
 /** Resolves every stale `started` attempt (or those of one session, or of one owner). */
@@ -136,7 +136,10 @@ export async function recoverAttempts(
 ): Promise<Record<Resolution, number>> {
   // Taken before the first await: a caller may start serving right after this call.
   const before = new Date(deps.now().getTime() - (options.olderThanMs ?? deps.staleAttemptMs));
-  const stale = await staleAttempts(deps.db, before, options.sessionToken, options.owner);
+  const self = deps.instanceOwner;
+  const predecessors = options.predecessorsOf && self ? { id: options.predecessorsOf, self } : undefined;
+  if (options.predecessorsOf && !predecessors) return { succeeded: 0, failed: 0, unknown: 0 };
+  const stale = await staleAttempts(deps.db, before, options.sessionToken, predecessors);
   const tally: Record<Resolution, number> = { succeeded: 0, failed: 0, unknown: 0 };
   for (const attempt of stale) {
     tally[(await recoverAttempt(deps, attempt, options.origin ?? workerOrigin(deps.log))).resolution]++;

@@ -82,6 +82,13 @@ export interface Database extends Queryable {
    * statements wait while it is written. A database without it is backed up with its own tools.
    */
   backupCopy?(): Promise<Blob>;
+  /**
+   * Takes the session-level advisory lock named `name` on a connection of its own and holds it
+   * while the process lives (PostgreSQL); resolves to a function that gives it up, or to null when
+   * another live session holds it. Should the connection drop, the lock is gone: `onLost` is told.
+   * Optional: a database only one process opens (PGlite) has no need of it.
+   */
+  holdLock?(name: string, onLost: (err: unknown) => void): Promise<(() => Promise<void>) | null>;
   /** A cheap round trip, for /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -92,6 +92,9 @@ function describeError(err: unknown): string {
  * connection to it failed, or a write was refused); then each host in the URL's order is asked.
  * Concurrent connections wait for one search.
  */
+/** How long a probe's `show transaction_read_only` may take before the host counts as not answering. */
+const PROBE_QUERY_TIMEOUT_MS = 5_000;
+
 export class HostChooser {
   #current: PostgresHost | null = null;
   #search: Promise<PostgresHost> | null = null;
@@ -119,7 +122,13 @@ export class HostChooser {
     const tried: string[] = [];
     let readOnly = false;
     for (const host of this.url.hosts) {
-      const probe = new pg.Client({ ...this.clientConfig, connectionString: this.url.urlFor(host) });
+      // Bounded: a host that accepted the connection and then went silent must not hold up every new
+      // connection (they all wait for this search) until TCP gives up.
+      const probe = new pg.Client({
+        ...this.clientConfig,
+        connectionString: this.url.urlFor(host),
+        query_timeout: PROBE_QUERY_TIMEOUT_MS,
+      });
       probe.on('error', () => {}); // an error after connecting: the probe is being ended anyway
       try {
         await probe.connect();

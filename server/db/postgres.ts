@@ -79,6 +79,10 @@ function wrap(client: pg.Pool | pg.PoolClient, onError: (err: unknown) => void):
 function connectorFor(options: PostgresOptions) {
   const common = {
     connectionTimeoutMillis: 5000,
+    // A server whose host or network died (no reset, unlike a killed process) is noticed by TCP
+    // keepalive on idle connections, not only when a query finally times out.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   };
   const url = parsePostgresUrl(options.url);
@@ -317,6 +321,33 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     },
     async ping() {
       await pool.query('select 1');
+    },
+    async holdLock(name, onLost) {
+      const client = new connector.Client(connector.config);
+      let held = false;
+      const lost = (err: unknown) => {
+        if (held) onLost(err);
+        held = false;
+      };
+      client.on('error', lost);
+      client.on('end', () => lost(new Error('the connection holding the lock ended')));
+      await client.connect();
+      const { rows } = await client.query<{ taken: boolean }>(
+        'select pg_try_advisory_lock(hashtextextended($1, 0)) as taken',
+        [name],
+      );
+      if (!rows[0]?.taken) {
+        await client.end().catch(() => {});
+        return null;
+      }
+      held = true;
+      const release = async () => {
+        held = false;
+        subscriptions.delete(release);
+        await client.end().catch(() => {});
+      };
+      subscriptions.add(release);
+      return release;
     },
     async listen(channel, listener) {
       const stop = await subscribe(connector, channel, listener);

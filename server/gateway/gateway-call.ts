@@ -27,8 +27,8 @@ export interface GatewayDeps {
   now: () => Date;
   /** How long a session's payment claim holds before another caller treats it as cut short. */
   claimTimeoutMs?: number;
-  /** This instance's id (server/instance.ts), kept on the claims it takes; null or unset: none. */
-  instanceId?: string | null;
+  /** What this process writes on the claims it takes (server/instance.ts `owner`); null or unset: none. */
+  instanceOwner?: string | null;
   /** How long a cancel waits for a held claim's verdict (claim-sweep.ts `awaitClaim`); default 5 s. */
   cancelWaitMs?: number;
 }

@@ -39,7 +39,7 @@ export async function openGateway(
   config: Config,
   db: Database,
   now: () => Date = () => new Date(),
-  instanceId: string | null = null,
+  instanceOwner: string | null = null,
 ): Promise<Gateway> {
   // The configured keys with the stored lookup keys (vault/rotation.ts), so rotation keeps card ids.
   const keys = await loadVaultKeys(config, db);
@@ -60,7 +60,7 @@ export async function openGateway(
     notifier: createNotifier(config, db),
     now,
     claimTimeoutMs: config.stalePaymentMs / 2,
-    instanceId,
+    instanceOwner,
   };
   return { service: createGateway(deps), deps, keys, reconciliation: new ReconciliationStatus() };
 }
@@ -120,7 +120,8 @@ export function startClaimSweep(
 /**
  * Settles every claim held before now, whatever its age, until none is left, before this process
  * serves: all of them at the start of the only process on the database (PGlite), or on PostgreSQL
- * those of `owner`, this instance's predecessor (server/instance.ts): no live attempt holds them.
+ * those this instance's predecessors left (`predecessorsOf`: its id, server/instance.ts): no live
+ * attempt holds them.
  */
 export async function settleClaimsAtStart(
   deps: GatewayDeps,
@@ -128,14 +129,14 @@ export async function settleClaimsAtStart(
     onSettled: (result: ClaimSweepResult) => void;
     onError: (err: unknown, reference?: string) => void;
   },
-  owner?: string,
+  predecessorsOf?: string,
 ): Promise<void> {
   const since = deps.now().getTime();
   for (;;) {
     // Claims taken by this loop carry a renewed time: only those held before it started are taken.
     const result = await settleStaleClaims(deps, {
       olderThanMs: deps.now().getTime() - since,
-      ...(owner === undefined ? {} : { owner }),
+      ...(predecessorsOf === undefined ? {} : { predecessorsOf }),
       onError: report.onError,
     });
     report.onSettled(result);

@@ -47,6 +47,8 @@ export function sendError(
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof PayframeError) {
+      // What lies behind a 5xx of the catalogue (the gateway unreachable, say) is for the log only.
+      if (err.status >= 500 && err.cause) request.log.warn({ err: err.cause }, err.code);
       // A wait the error knows (a rate limit's window, a payment's remaining claim) is told as is.
       if (err.retryAfterSeconds !== undefined && !reply.hasHeader('retry-after'))
         reply.header('retry-after', String(err.retryAfterSeconds));

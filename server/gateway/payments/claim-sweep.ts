@@ -62,15 +62,16 @@ interface StaleClaim {
 type Verdict = keyof ClaimSweepResult;
 
 /**
- * Takes up to `limit` claims older than the timeout (of the given sessions only, when named; of the
- * given owner only, when named), renewing them as this pass's lease, held by this instance.
+ * Takes up to `limit` claims older than the timeout (of the given sessions only, when named; of
+ * this instance's predecessors only, when its id is named), renewing them as this pass's lease,
+ * held by this process.
  */
 async function takeStaleClaims(
   deps: GatewayDeps,
   limit: number,
   sessionIds: readonly string[] | null,
   olderThanMs: number,
-  owner: string | null,
+  predecessorsOf: string | null,
 ): Promise<StaleClaim[]> {
   const now = deps.now();
   const before = new Date(now.getTime() - olderThanMs);
@@ -85,11 +86,11 @@ async function takeStaleClaims(
      from (select id from checkout_sessions
            where claim_reference is not null and claimed_at <= $1
              and ($4::bigint[] is null or id = any($4::bigint[]))
-             and ($5::text is null or claim_owner = $5)
+             and ($5::text is null or (claim_owner like $5 || '.%' and claim_owner is distinct from $6))
            order by claimed_at limit $3 for update skip locked) stale
      where s.id = stale.id
      returning s.id, s.merchant_id, s.amount, s.claim_reference, s.claim_charge`,
-    [before, now, limit, sessionIds, owner, deps.instanceId ?? null],
+    [before, now, limit, sessionIds, predecessorsOf, deps.instanceOwner ?? null],
   );
   return rows.map((r) => ({
     sessionId: r.id,
@@ -156,8 +157,11 @@ export interface SweepOptions {
    * attempt can hold a claim: at the start of the one process a PGlite database admits.
    */
   olderThanMs?: number;
-  /** Only claims this instance id holds (its predecessor's, at start: server/instance.ts). */
-  owner?: string;
+  /**
+   * Only the claims this instance's predecessors left: carrying its id (server/instance.ts) with
+   * another process's suffix than this one's (`deps.instanceOwner`).
+   */
+  predecessorsOf?: string;
   onError?: (err: unknown, reference: string) => void;
 }
 
@@ -196,7 +200,7 @@ export async function settleStaleClaims(
     options.limit ?? CLAIM_SWEEP_BATCH,
     options.sessionIds ?? null,
     options.olderThanMs ?? deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS,
-    options.owner ?? null,
+    options.predecessorsOf ?? null,
   );
   for (const claim of claims) {
     let verdict: Verdict | null;

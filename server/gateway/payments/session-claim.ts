@@ -54,7 +54,7 @@ export async function claimSession(
      where s.token = $1 and m.id = s.merchant_id and s.status = 'open' and s.expires_at > $2
        and s.claim_reference is null and ($3::bigint is null or s.merchant_id = $3)
      returning s.*, ${MERCHANT_JOIN_COLUMNS}`,
-    [token, now, merchantId, deps.instanceId ?? null],
+    [token, now, merchantId, deps.instanceOwner ?? null],
   );
   if (rows[0]) {
     return {
@@ -93,7 +93,7 @@ export async function reclaimStale(
     `update checkout_sessions set attempts = attempts + 1,
        claim_reference = 'cs' || id || '-a' || (attempts + 1), claimed_at = $2, claim_owner = $4
      where id = $1 and claim_reference = $3 returning claim_reference`,
-    [record.session.id, deps.now(), staleReference, deps.instanceId ?? null],
+    [record.session.id, deps.now(), staleReference, deps.instanceOwner ?? null],
   );
   return rows[0]
     ? { kind: 'claimed', reference: rows[0].claim_reference, record }

@@ -101,7 +101,14 @@ export interface Processor {
   capture(req: FollowUp): Promise<ProcessorResult>;
   refund(req: FollowUp): Promise<ProcessorResult>;
   voidAuthorization(req: Omit<FollowUp, 'amountCents'> & { amountCents?: bigint }): Promise<ProcessorResult>;
-  /** What the processor answered to `reference`, or null if it never recorded it (nothing charged). */
+  /**
+   * What the processor answered to `reference`, or null if it never recorded it (nothing charged).
+   * A start settles the claims its own predecessor left with it at once (PGlite: every claim;
+   * PostgreSQL: server/instance.ts), so null must mean that no request of that reference sent
+   * before the caller died can still be charged: true of the simulator, whose charge is a write the
+   * dead process never committed. An adapter whose requests can outlive the caller must answer for
+   * them (the acquirer's idempotent lookup) or not answer null until its call limit has passed.
+   */
   lookup(reference: string): Promise<ProcessorResult | null>;
   /**
    * The charges it approved (card authorisations and ACH debits, partial approvals included)
