@@ -25,6 +25,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from './db/pglite.ts';
 
 export interface Instance {
   /** This instance's id; null when another process holds it (or may). */
@@ -49,15 +50,6 @@ interface LockRecord {
   host: string;
 }
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function readLock(file: string): LockRecord | null {
   try {
     const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockRecord>;
@@ -73,7 +65,7 @@ function readLock(file: string): LockRecord | null {
 function heldByAnother(lock: LockRecord | null): boolean {
   if (!lock) return false;
   if (lock.host !== os.hostname()) return true;
-  return lock.pid !== process.pid && running(lock.pid);
+  return lock.pid !== process.pid && processAlive(lock.pid);
 }
 
 function storedRandom(dataDir: string): string {

@@ -24,7 +24,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid runs on this host (one of another user's counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
