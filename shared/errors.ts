@@ -6,8 +6,14 @@
 export const ERRORS = {
   invalid_request: { status: 400, message: 'The request is not valid.' },
   validation_failed: { status: 400, message: 'Some fields are not valid.' },
+  // A second-factor code (TOTP or recovery code) that is wrong, used already or out of its window.
+  invalid_code: { status: 400, message: 'This code is not valid. Try the current code.' },
   unauthorized: { status: 401, message: 'Authentication is required.' },
+  // The dashboard's sign-in: one answer for an unknown user, a wrong password and a locked user.
+  sign_in_failed: { status: 401, message: 'The user name or password is not correct.' },
   forbidden: { status: 403, message: 'This credential may not perform this action.' },
+  // A merchant user signed in with its password and has not verified its second factor yet.
+  second_factor_required: { status: 403, message: 'Verify your second factor to continue.' },
   not_found: { status: 404, message: 'Nothing was found at this address.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   conflict: { status: 409, message: 'The request conflicts with another request in progress.' },

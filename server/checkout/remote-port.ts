@@ -25,6 +25,7 @@ import {
   SoapTransportError,
 } from '../soap/client/errors.ts';
 import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
+import { bearerToken } from '../http/authorization.ts';
 
 export interface RemotePortOptions {
   /** The gateway's {base_url}, e.g. `https://gateway.internal:3000`. */
@@ -83,6 +84,9 @@ export function remoteTransactionService(options: RemotePortOptions): Transactio
   });
   const clientFor = (authorization: string | undefined): TransactionServiceClient => {
     if (!authorization) return service;
+    // A merchant user's session (the dashboard) travels as it came.
+    const token = bearerToken(authorization);
+    if (token !== null) return new TransactionServiceClient({ ...common, bearerToken: token });
     const credential = parseBasic(authorization);
     if (!credential) throw new PayframeError('unauthorized');
     return new TransactionServiceClient({

@@ -21,6 +21,8 @@ import {
 } from './merchants/merchant-store.ts';
 import type { Principal } from './port.ts';
 import { accessOf } from './principal.ts';
+import { bearerToken } from '../http/authorization.ts';
+import { useSession } from './users/login-sessions.ts';
 
 const MERCHANT_ID = /^[1-9]\d{0,18}$/;
 
@@ -128,6 +130,15 @@ export async function authenticate(
   remoteAddress: string,
   relay?: { credential: string; clientAddress: string },
 ): Promise<Authenticated> {
+  const bearer = bearerToken(authorization);
+  // A call relayed by the checkout counts its failures against the client, not the relay.
+  const relayed =
+    relay &&
+    !!deps.serviceKey &&
+    sameSecret(relay.credential, deps.serviceKey) &&
+    net.isIP(relay.clientAddress) !== 0;
+  const clientAddress = relayed ? relay.clientAddress : remoteAddress;
+  if (bearer !== null) return authenticateUser(deps, bearer, clientAddress);
   const credential = parseBasic(authorization);
   if (!credential) {
     if (accessOf(operation) === 'public') return { principal: { kind: 'anonymous' } };
@@ -138,9 +149,7 @@ export async function authenticate(
   if (credential.username === SERVICE_USERNAME && isServiceKey(credential.password))
     return { principal: { kind: 'service' } };
   const now = deps.now();
-  // A merchant's call relayed by the checkout counts against the merchant's client, not the relay.
-  const relayed = relay && isServiceKey(relay.credential) && net.isIP(relay.clientAddress) !== 0;
-  const subject = `ip:${relayed ? relay.clientAddress : remoteAddress}`;
+  const subject = `ip:${clientAddress}`;
   const merchantId = MERCHANT_ID.test(credential.username) ? credential.username : null;
   const cache = deps.merchants.cache;
   const digest =
@@ -183,11 +192,53 @@ export async function authenticate(
   throw new PayframeError('unauthorized');
 }
 
+/** Whether the header carries a credential of a scheme the gateway knows (Basic or Bearer). */
+export function hasCredential(authorization: string | undefined): boolean {
+  return parseBasic(authorization) !== null || bearerToken(authorization) !== null;
+}
+
+/**
+ * A merchant user's Login session token (the dashboard). A token that names no live session counts
+ * as a failed sign-in of the address, like a wrong key: guessing tokens meets the same throttle.
+ */
+async function authenticateUser(
+  deps: AuthDeps,
+  token: string,
+  remoteAddress: string,
+): Promise<Authenticated> {
+  const now = deps.now();
+  const session = await useSession(deps.db, token, now);
+  if (session) return { principal: session.principal };
+  const subject = `ip:${remoteAddress}`;
+  const wait = await throttledFor(deps.db, subject, now);
+  if (wait > 0) {
+    throw new PayframeError(
+      'rate_limited',
+      'Too many failed sign-ins. Please wait and try again.',
+      undefined,
+      {
+        retryAfterSeconds: wait,
+      },
+    );
+  }
+  await recordFailure(deps.db, subject, now);
+  deps.merchants.cache.noteFailing(subject);
+  throw new PayframeError('unauthorized');
+}
+
 /** May this principal call this operation at all? (What it may touch is checked by `actOn`.) */
 export function authorizeOperation(principal: Principal, operation: string): void {
   const access = accessOf(operation);
   if (access === 'public') return;
   if (principal.kind === 'anonymous') throw new PayframeError('unauthorized');
+  // A user's own session: signed in with a password, its second factor verified or not.
+  if (access === 'user') {
+    if ((principal.kind === 'merchant' || principal.kind === 'user') && principal.user) return;
+    throw new PayframeError('forbidden', "This operation is for a merchant user's own session.");
+  }
+  if (principal.kind === 'user') {
+    throw new PayframeError('second_factor_required');
+  }
   if (principal.kind === 'service' && access === 'merchant') {
     throw new PayframeError('forbidden', 'This credential may not call this operation.');
   }

@@ -18,6 +18,8 @@ import { accessOf } from './principal.ts';
 
 const isPublic = (op: string) => accessOf(op) === 'public';
 const isServiceOnly = (op: string) => accessOf(op) === 'service';
+/** A merchant user's own session (the dashboard): a merchant's key is refused like the service's. */
+const isUserOnly = (op: string) => accessOf(op) === 'user';
 const serviceMay = (op: string) => accessOf(op) === 'service' || accessOf(op) === 'merchantOrService';
 import { TEST_CARDS } from './processor/simulator.ts';
 import {
@@ -104,9 +106,11 @@ describe.each(databaseTargets())('gateway authentication and authorisation ($nam
         await rawCall(w.app, op.name, params, { service: 'not-the-service-key-at-all-000' }, nextIp()),
       );
       // A malformed header is no credential at all (public operations stay callable).
-      const malformed = await rawCall(w.app, op.name, params, { authorization: 'Bearer abc' }, nextIp());
+      const malformed = await rawCall(w.app, op.name, params, { authorization: 'Digest abc' }, nextIp());
       if (isPublic(op.name)) expectPastAuth(malformed);
       else expectChallenge(malformed);
+      // A Login session token that names no session is a wrong credential (public ones too).
+      expectChallenge(await rawCall(w.app, op.name, params, { authorization: 'Bearer abc' }, nextIp()));
     });
 
     it.runIf(mentionsMerchant(op))(
@@ -125,9 +129,9 @@ describe.each(databaseTargets())('gateway authentication and authorisation ($nam
       },
     );
 
-    it(`with the right credential: ${isServiceOnly(op.name) ? 'forbidden (checkout server only)' : 'past authentication'}`, async () => {
+    it(`with the right credential: ${isServiceOnly(op.name) || isUserOnly(op.name) ? 'forbidden (checkout server or a user only)' : 'past authentication'}`, async () => {
       const f = await rawCall(w.app, op.name, paramsFor(op, w.a.id), w.a.as, nextIp());
-      if (isServiceOnly(op.name)) {
+      if (isServiceOnly(op.name) || isUserOnly(op.name)) {
         expect(f.faultCode).toBe('soap:Client');
         expect(f.errorCode).toBe('forbidden');
         return;

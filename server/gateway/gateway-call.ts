@@ -5,6 +5,7 @@ import type { CallContext } from './port.ts';
 import type { Merchant, MerchantStore } from './merchants/merchant-store.ts';
 import type { Principal } from './port.ts';
 import type { Processor } from './processor/processor.ts';
+import type { SecretBox } from './secret-box.ts';
 import type { CheckoutSessionStore } from './sessions/checkout-session-store.ts';
 import type { ThreeDsService } from './three-ds/three-ds-service.ts';
 import type { CardVault } from './vault/card-vault.ts';
@@ -12,6 +13,8 @@ import type { CardVault } from './vault/card-vault.ts';
 export interface GatewayDeps {
   db: Database;
   merchants: MerchantStore;
+  /** Encrypts small secrets at rest under the vault's secret key (users' TOTP setup keys). */
+  secrets: SecretBox;
   sessions: CheckoutSessionStore;
   vault: CardVault;
   processor: Processor;

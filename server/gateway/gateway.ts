@@ -37,6 +37,8 @@ import { processTransaction } from './operations/process-transaction.ts';
 import { getRecurringCustomerDetail, getTransactionHistories } from './operations/reporting-operations.ts';
 import { settleTransaction } from './operations/settlement-operations.ts';
 import { signForMerchant } from './operations/sign-operations.ts';
+import { SECOND_FACTOR_HANDLERS } from './operations/second-factor-operations.ts';
+import { auditsUserCall, recordUserCall } from './users/user-call-audit.ts';
 import { updateToken } from './operations/update-token.ts';
 import { forgotPassword, login } from './operations/user-operations.ts';
 import { sendVerificationCode } from './operations/verification-operations.ts';
@@ -54,6 +56,7 @@ type Handlers = {
 export const GATEWAY_HANDLERS: Handlers = {
   ...PAYMENT_PROFILE_HANDLERS,
   ...INVOICE_HANDLERS,
+  ...SECOND_FACTOR_HANDLERS,
   Login: login,
   ForgotPassword: forgotPassword,
   UpdateToken: updateToken,
@@ -136,7 +139,19 @@ export function createGateway(
       // text policy, which also puts the text in NFC for the handler.
       refuseCardNumbers(op.name, params);
       const text = textPolicy(op.name, params);
-      return handler(text, { principal, context, ...(merchant ? { merchant } : {}) }, deps);
+      const call = { principal, context, ...(merchant ? { merchant } : {}) };
+      const user = principal.kind === 'merchant' ? principal.user : undefined;
+      if (!user || !auditsUserCall(op.name)) return handler(text, call, deps);
+      // A dashboard user's change: recorded with the user, whatever came of it.
+      let outcome: { result: unknown } | { error: unknown };
+      try {
+        outcome = { result: await handler(text, call, deps) };
+      } catch (error) {
+        outcome = { error };
+      }
+      await recordUserCall(deps.db, user, op.name, context, deps.now(), text, outcome);
+      if ('error' in outcome) throw outcome.error;
+      return outcome.result;
     };
   }
   return service as unknown as TransactionService<CallContext>;

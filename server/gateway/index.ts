@@ -46,6 +46,7 @@ export async function openGateway(
   const deps: GatewayDeps = {
     db,
     merchants: new MerchantStore(keys),
+    secrets: keys,
     sessions: new CheckoutSessionStore(config.sessionTtlMinutes, now),
     vault: new CardVault(keys),
     processor: new SimulatorProcessor({ ledger: new DatabaseLedger(db), now }),

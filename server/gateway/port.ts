@@ -12,12 +12,28 @@ import type { FastifyBaseLogger } from 'fastify';
  *   - a merchant: `MerchantID:TransactionKey`, acting only on its own merchant id;
  *   - the checkout server: the service credential (`GATEWAY_SERVICE_KEY`), limited to the
  *     hosted-payment operations;
+ *   - a merchant user: `Bearer <Login session token>` (the dashboard), acting as its merchant once
+ *     its second factor is verified;
  *   - nobody: only Login and ForgotPassword (and ?WSDL, the help pages) are public.
  */
 export type Principal =
-  | { readonly kind: 'merchant'; readonly merchantId: string }
+  | { readonly kind: 'merchant'; readonly merchantId: string; readonly user?: SignedInUser }
   | { readonly kind: 'service' }
-  | { readonly kind: 'anonymous' };
+  | { readonly kind: 'anonymous' }
+  // A merchant user signed in with its password whose second factor is not verified yet: only the
+  // session's own operations answer (principal.ts `user`).
+  | { readonly kind: 'user'; readonly merchantId: string; readonly user: SignedInUser };
+
+/**
+ * A merchant user calling with its Login session token (`Authorization: Bearer ls_…`, the
+ * dashboard). Once its second factor is verified it acts as its merchant, and `user` says who.
+ */
+export interface SignedInUser {
+  readonly userId: string;
+  readonly userName: string;
+  /** The session's id: the SHA-256 hash of its token, as login_sessions stores it. */
+  readonly sessionId: string;
+}
 
 export type Binding = 'soap11' | 'soap12' | 'httpGet' | 'httpPost' | 'inProcess';
 

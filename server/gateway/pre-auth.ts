@@ -8,7 +8,7 @@
  * so the gateway does not check the same credential twice.
  */
 import { PayframeError } from '../errors.ts';
-import { type Authenticated, authenticate, parseBasic } from './auth.ts';
+import { type Authenticated, authenticate, hasCredential } from './auth.ts';
 import type { GatewayDeps } from './gateway-call.ts';
 import type { CallContext } from './port.ts';
 import { accessOf } from './principal.ts';
@@ -33,7 +33,7 @@ export async function authenticateBeforeReading(
   operation: string | undefined,
   context: CallContext,
 ): Promise<BeforeReading> {
-  if (parseBasic(context.authorization) === null) {
+  if (!hasCredential(context.authorization)) {
     if (operation === undefined) return 'unnamed';
     if (accessOf(operation) === 'public') return 'public';
     throw new PayframeError('unauthorized');

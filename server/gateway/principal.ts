@@ -9,9 +9,12 @@ import type { OperationName } from '../../shared/contract/operations.ts';
  *   - `service`: the checkout server only — the shopper's cross-merchant wallet and its codes are
  *     reached after the shopper proved a contact with a one-time code (DESIGN.md §9), which a
  *     merchant's credential cannot show; signing under any merchant's key; paying a session and
- *     listing ended sessions for the checkout's own flows.
+ *     listing ended sessions for the checkout's own flows;
+ *   - `user`: a merchant user's Login session (the dashboard), whether or not its second factor is
+ *     verified yet. A user whose second factor is verified also acts as its merchant wherever a
+ *     merchant may (`merchant`, `merchantOrService`); before that, only `user` operations answer.
  */
-export type Access = 'public' | 'merchant' | 'merchantOrService' | 'service';
+export type Access = 'public' | 'merchant' | 'merchantOrService' | 'service' | 'user';
 
 /** Every operation's access, checked by the compiler to name each operation once. */
 export const OPERATION_ACCESS: Record<OperationName, Access> = {
@@ -45,6 +48,15 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
   ListEndedCheckoutSessions: 'service',
   // A merchant's own list: the checkout server has no merchant to list for.
   ListCheckoutSessions: 'merchant',
+  // The dashboard's own session: a signed-in user, before or after its second factor.
+  GetUserSession: 'user',
+  BeginSecondFactorEnrolment: 'user',
+  VerifySecondFactor: 'user',
+  EndUserSession: 'user',
+  ListPayments: 'merchant',
+  GetPayment: 'merchant',
+  GetPaymentOverview: 'merchant',
+  GetSettlementSummary: 'merchant',
 };
 
 /** The access of an operation named by a caller (SOAPAction, URL path); unknown names: merchant. */

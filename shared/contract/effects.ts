@@ -44,6 +44,15 @@ export const OPERATION_EFFECT: Record<OperationName, Effect> = {
   PayCheckoutSession: 'change',
   ListEndedCheckoutSessions: 'read',
   ListCheckoutSessions: 'read',
+  GetUserSession: 'read',
+  // A pending secret; a code marked used and a session verified; a session ended.
+  BeginSecondFactorEnrolment: 'change',
+  VerifySecondFactor: 'change',
+  EndUserSession: 'change',
+  ListPayments: 'read',
+  GetPayment: 'read',
+  GetPaymentOverview: 'read',
+  GetSettlementSummary: 'read',
 };
 
 /** True when the operation changes state; unknown names count as changing (the safe side). */

@@ -68,6 +68,59 @@ export type DeclineReason = EnumValue<typeof DeclineReason>;
 export type PaymentMethodKind = EnumValue<typeof PaymentMethodKind>;
 export type CheckoutReturnMode = EnumValue<typeof CheckoutReturnMode>;
 
+/*
+ * The merchant dashboard (issue 15): a merchant user's own session, its second factor, and the
+ * merchant's payments as fields. docs/dashboard.md says what each means to a merchant.
+ */
+
+/** Where a signed-in user stands with its second factor (TOTP, RFC 6238). */
+export const SecondFactorState = enumeration('SecondFactorState', [
+  'EnrolmentRequired',
+  'Required',
+  'Verified',
+]);
+
+/** A payment's state as the dashboard lists it (a sale or an authorisation and what followed it). */
+export const PaymentState = enumeration('PaymentState', [
+  'Authorized',
+  'Approved',
+  'Declined',
+  'PartiallyRefunded',
+  'Refunded',
+  'Voided',
+  'Settled',
+]);
+
+/** A payment's filter by state: Refunded covers partly refunded payments too. */
+export const PaymentStateFilter = enumeration('PaymentStateFilter', [
+  'Approved',
+  'Declined',
+  'Refunded',
+  'Voided',
+  'Settled',
+]);
+
+/** What happened to a payment, in its timeline. */
+export const PaymentEventKind = enumeration('PaymentEventKind', [
+  'SessionCreated',
+  'ThreeDSecure',
+  'Approved',
+  'Declined',
+  'Captured',
+  'Voided',
+  'Refunded',
+  'Settled',
+]);
+
+/** A sale takes the money at once; an authorisation holds it until captured. */
+export const PaymentKind = enumeration('PaymentKind', ['Sale', 'Authorization']);
+
+export type SecondFactorState = EnumValue<typeof SecondFactorState>;
+export type PaymentState = EnumValue<typeof PaymentState>;
+export type PaymentStateFilter = EnumValue<typeof PaymentStateFilter>;
+export type PaymentEventKind = EnumValue<typeof PaymentEventKind>;
+export type PaymentKind = EnumValue<typeof PaymentKind>;
+
 /** Every enumeration of the extensions, each declared once in the WSDL. */
 export const extensionEnumerations = [
   CheckoutSessionStatus,
@@ -75,6 +128,11 @@ export const extensionEnumerations = [
   DeclineReason,
   PaymentMethodKind,
   CheckoutReturnMode,
+  SecondFactorState,
+  PaymentState,
+  PaymentStateFilter,
+  PaymentEventKind,
+  PaymentKind,
 ] as const;
 
 const shopperFields = [
@@ -116,6 +174,9 @@ export const extensionTypes = [
     field('Amount', 'decimal', required),
     ...fields(['Currency', ...shopperFields], 'string'),
     ...purchaseFields,
+    // How long the session stays payable, 1 minute to 30 days (43200); the server's default
+    // (CHECKOUT_SESSION_TTL_MINUTES) when absent. A payment link lives longer than a checkout.
+    field('ExpiresInMinutes', 'int'),
   ]),
   complexType('HostedPaymentResponse', [
     field('Success', 'boolean', required),
@@ -194,6 +255,97 @@ export const extensionTypes = [
     field('MerchantID', 'long', required),
     field('MerchantName', 'string'),
   ]),
+  // The signed-in user (a Login session token as the credential), for the dashboard.
+  complexType('UserSession', [
+    field('UserName', 'string'),
+    field('Email', 'string'),
+    field('MerchantID', 'long', required),
+    field('MerchantName', 'string'),
+    field('SecondFactor', SecondFactorState, required),
+    field('ExpiresAt', 'dateTime', required), // 12 hours after the sign-in
+    field('IdleExpiresAt', 'dateTime', required), // 15 minutes after the last call
+  ]),
+  // A new TOTP secret, pending until a code made with it is verified.
+  complexType('SecondFactorSetup', [
+    field('SetupKey', 'string'), // base32, as an authenticator app's "enter a setup key" takes it
+    field('OtpAuthUri', 'string'), // otpauth://totp/…, what the QR code holds
+  ]),
+  complexType('SecondFactorResult', [
+    field('Verified', 'boolean', required),
+    field('Message', 'string'),
+    // Ten single-use recovery codes, answered once: when the verification completed an enrolment.
+    field('RecoveryCodes', listOf('string')),
+  ]),
+  complexType('PaymentFilter', [
+    field('State', PaymentStateFilter),
+    field('PaymentMethod', PaymentMethodKind),
+    field('CreatedFrom', 'dateTime'), // inclusive
+    field('CreatedBefore', 'dateTime'), // exclusive
+    // An order number, a card's or account's last four digits, an amount (12.34) or a transaction id.
+    field('Search', 'string'),
+    field('Limit', 'int'), // 1–100, 25 when absent
+    field('StartingAfter', 'long'), // the last TransactionID of the page before
+  ]),
+  complexType('PaymentSummary', [
+    field('TransactionID', 'long', required),
+    field('Kind', PaymentKind, required),
+    field('State', PaymentState, required),
+    field('Amount', 'decimal', required), // what was asked
+    field('ApprovedAmount', 'decimal', required),
+    field('CapturedAmount', 'decimal', required),
+    field('RefundedAmount', 'decimal', required),
+    field('Currency', 'string'),
+    field('PaymentMethod', PaymentMethodKind, required),
+    field('CardBrand', 'string'),
+    field('Last4', 'string'), // the card's, or the bank account's
+    field('OrderNumber', 'string'),
+    field('CustomerName', 'string'),
+    field('CustomerEmail', 'string'),
+    field('ResponseCode', 'string'),
+    field('DeclineReason', DeclineReason),
+    field('BatchID', 'long'),
+    field('SessionToken', 'string'), // when paid through a checkout session
+    field('CreatedAt', 'dateTime', required),
+  ]),
+  complexType('PaymentPage', [
+    field('Payments', listOf('PaymentSummary')),
+    field('HasMore', 'boolean', required),
+  ]),
+  complexType('PaymentEvent', [
+    field('Kind', PaymentEventKind, required),
+    field('At', 'dateTime', required),
+    field('Amount', 'decimal'),
+    field('TransactionID', 'long'),
+    field('ResponseCode', 'string'),
+  ]),
+  complexType('MerchantPaymentDetail', [
+    field('Payment', 'PaymentSummary'),
+    field('Events', listOf('PaymentEvent')),
+    field('RefundableAmount', 'decimal', required), // 0 unless a refund is possible now
+    field('CapturableAmount', 'decimal', required), // 0 unless an authorisation can be captured
+    field('Voidable', 'boolean', required), // approved, not settled, nothing refunded
+  ]),
+  complexType('PaymentDay', [
+    field('Date', 'string'), // YYYY-MM-DD in UTC
+    field('Volume', 'decimal', required), // approved sales and captures, refunds not taken off
+    field('Approved', 'int', required),
+    field('Declined', 'int', required),
+  ]),
+  complexType('PaymentOverview', [
+    field('Today', 'PaymentDay'),
+    field('Days', listOf('PaymentDay')), // the last 30 days, oldest first, today last
+  ]),
+  complexType('SettlementBatch', [
+    field('BatchID', 'long', required),
+    field('SettledAt', 'dateTime', required),
+    field('TransactionCount', 'int', required),
+    field('Total', 'decimal', required),
+  ]),
+  complexType('SettlementSummary', [
+    field('PendingCount', 'int', required),
+    field('PendingTotal', 'decimal', required),
+    field('Batches', listOf('SettlementBatch')), // newest first, at most 50
+  ]),
 ] as const;
 
 export const extensionOperationList = [
@@ -270,6 +422,64 @@ export const extensionOperationList = [
       field('startingAfter', 'string'),
     ],
     result: 'CheckoutSessionPage',
+    extension: true,
+  }),
+  // The merchant dashboard (issue 15). A Login session token is the credential
+  // (`Authorization: Bearer ls_…`); until its second factor is verified, only these four answer.
+  operation({
+    name: 'GetUserSession',
+    doc: "The signed-in user's session: who, which merchant, and where its second factor stands.",
+    params: [],
+    result: 'UserSession',
+    extension: true,
+  }),
+  operation({
+    name: 'BeginSecondFactorEnrolment',
+    doc: 'Starts enrolling the signed-in user in a TOTP second factor (only when not enrolled).',
+    params: [],
+    result: 'SecondFactorSetup',
+    extension: true,
+  }),
+  operation({
+    name: 'VerifySecondFactor',
+    doc: "Checks a TOTP code or a recovery code for the signed-in user's session.",
+    params: [field('code', 'string')],
+    result: 'SecondFactorResult',
+    extension: true,
+  }),
+  operation({
+    name: 'EndUserSession',
+    doc: "Ends the signed-in user's session (signing out).",
+    params: [],
+    result: 'OperationStatus',
+    extension: true,
+  }),
+  operation({
+    name: 'ListPayments',
+    doc: "The merchant's payments (sales and authorisations), newest first, a page at a time (merchant only).",
+    params: [field('filter', 'PaymentFilter')],
+    result: 'PaymentPage',
+    extension: true,
+  }),
+  operation({
+    name: 'GetPayment',
+    doc: 'One payment of the merchant with its timeline and what may still be done to it (merchant only).',
+    params: [field('transactionID', 'long', required)],
+    result: 'MerchantPaymentDetail',
+    extension: true,
+  }),
+  operation({
+    name: 'GetPaymentOverview',
+    doc: "The merchant's volume, approvals and declines per day over the last 30 days (merchant only).",
+    params: [],
+    result: 'PaymentOverview',
+    extension: true,
+  }),
+  operation({
+    name: 'GetSettlementSummary',
+    doc: "What awaits settlement and the merchant's latest settled batches (merchant only).",
+    params: [],
+    result: 'SettlementSummary',
     extension: true,
   }),
 ] as const;

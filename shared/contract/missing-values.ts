@@ -187,6 +187,7 @@ export const PARAM_MISSING_RULES: ParamMissingRules = {
   SignForMerchant: { merchantID: refuse('party') },
   // A read; maxCount 0 lists one session.
   ListEndedCheckoutSessions: { endedAfter: take, endedBefore: take, maxCount: take },
+  GetPayment: { transactionID: refuse('reference') },
 };
 
 /** Rules by element name, for one complex type or one operation's parameters. */

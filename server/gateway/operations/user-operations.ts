@@ -128,7 +128,7 @@ async function attemptLogin(
     }
     return failed;
   }
-  if (!(await recordSuccessfulLogin(deps.db, user.id, now))) {
+  if (!(await recordSuccessfulLogin(deps.db, user.id, now, true))) {
     await recordAudit(deps.db, {
       ...audit,
       action: 'user.login',

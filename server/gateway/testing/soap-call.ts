@@ -10,10 +10,12 @@ import { decodeBytes, readXml } from '../../soap/xml/index.ts';
 
 export const NS = 'http://tempuri.org/';
 
-export type As = { merchantId: string; key: string } | { service: string } | null;
+/** A merchant, the checkout server, a merchant user's Login session (`bearer`), or nobody. */
+export type As = { merchantId: string; key: string } | { service: string } | { bearer: string } | null;
 
 export function basic(as: As): Record<string, string> {
   if (!as) return {};
+  if ('bearer' in as) return { authorization: `Bearer ${as.bearer}` };
   const pair = 'service' in as ? `service:${as.service}` : `${as.merchantId}:${as.key}`;
   return { authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
 }

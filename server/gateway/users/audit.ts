@@ -10,7 +10,17 @@ export interface AuditEvent {
   /** `merchant_user:<id>`, `anonymous`, `cli`. */
   actor: string;
   action:
-    'user.created' | 'user.login' | 'user.locked' | 'user.password_reset_requested' | 'user.password_reset';
+    | 'user.created'
+    | 'user.login'
+    | 'user.locked'
+    | 'user.password_reset_requested'
+    | 'user.password_reset'
+    | 'user.second_factor'
+    | 'user.second_factor_enrolled'
+    | 'user.logout'
+    // A state-changing Transaction Service call made by a signed-in user (the dashboard):
+    // `operation.<name>`, with what it acted on in `resource` and its outcome.
+    | `operation.${string}`;
   /** `merchant_user:<id>` when a user is concerned. */
   resource?: string | null;
   outcome: 'success' | 'failure' | 'info';

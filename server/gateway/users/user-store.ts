@@ -27,6 +27,8 @@ export interface MerchantUser {
   passwordHash: string;
   failedAttempts: number;
   lockedUntil: Date | null;
+  /** Has a second factor (the dashboard's TOTP): a sign-in completes only with its code. */
+  secondFactorEnrolled: boolean;
   createdAt: Date;
 }
 
@@ -39,6 +41,7 @@ interface UserRow {
   password_hash: string;
   failed_attempts: number;
   locked_until: Date | null;
+  totp_enrolled_at: Date | null;
   created_at: Date;
 }
 
@@ -51,6 +54,7 @@ const fromRow = (r: UserRow): MerchantUser => ({
   passwordHash: r.password_hash,
   failedAttempts: r.failed_attempts,
   lockedUntil: r.locked_until,
+  secondFactorEnrolled: r.totp_enrolled_at !== null,
   createdAt: r.created_at,
 });
 
@@ -147,12 +151,26 @@ export async function recordFailedLogin(q: Queryable, userId: string, now: Date)
   return rows[0]?.locked ?? false;
 }
 
-/** Clears the failure count, unless a concurrent failure locked the user meanwhile (then false). */
-export async function recordSuccessfulLogin(q: Queryable, userId: string, now: Date): Promise<boolean> {
+/**
+ * Clears the failure count, unless a concurrent failure locked the user meanwhile (then false).
+ * With `passwordOnly`, for a user with a second factor, the count stays: the sign-in is complete
+ * only once its code is verified, so a known password cannot buy fresh guesses at the code.
+ */
+export async function recordSuccessfulLogin(
+  q: Queryable,
+  userId: string,
+  now: Date,
+  passwordOnly = false,
+): Promise<boolean> {
   const { rowCount } = await q.query(
-    `update merchant_users set failed_attempts = 0, locked_until = null, last_login_at = $2
+    `update merchant_users set
+       failed_attempts = case
+         when locked_until <= $2 then 0 -- a lock that ran out starts the count again
+         when $3 and totp_enrolled_at is not null then failed_attempts
+         else 0 end,
+       locked_until = null, last_login_at = $2
      where id = $1 and (locked_until is null or locked_until <= $2)`,
-    [userId, now],
+    [userId, now, passwordOnly],
   );
   return rowCount === 1;
 }

@@ -41,6 +41,8 @@ export interface TransactionServiceClientOptions {
   /** HTTP Basic credentials (DESIGN.md §6): `MerchantID` + `TransactionKey`, or a service credential. */
   username?: string;
   password?: string;
+  /** A merchant user's Login session token, sent as `Authorization: Bearer …` (instead of Basic). */
+  bearerToken?: string;
   /** Time for the whole call, answer body included. Default 15 000 ms. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -87,7 +89,10 @@ export class TransactionServiceClient
     this.#namespace = options.namespace;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#fetch = options.fetch ?? globalThis.fetch;
-    this.#authorization = basicAuthorization(options.username, options.password);
+    this.#authorization =
+      options.bearerToken !== undefined
+        ? `Bearer ${options.bearerToken}`
+        : basicAuthorization(options.username, options.password);
     const self = this as unknown as Record<string, unknown>;
     for (const op of operations as readonly Operation[]) {
       self[op.name] = (params: Record<string, unknown>, call?: ClientCallOptions) =>
