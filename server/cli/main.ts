@@ -101,6 +101,7 @@ const commands: Record<string, Command> = {
     const demoLines = server.demo
       ? [
           `Demo merchant created: id ${server.demo.merchantId}, TransactionKey ${server.demo.transactionKey}`,
+          `Dashboard: ${server.url}/dashboard  user ${server.demo.dashboardUser}, password ${server.demo.dashboardPassword}`,
           `  (also in ${config.dataDir}/demo-merchant.json)`,
         ]
       : [];

@@ -37,6 +37,9 @@ import { databaseTargets, tempDir } from '../testing/databases.ts';
 import { futureExpiry } from './testing/gateway-kit.ts';
 import { request, soapCall } from './testing/soap-call.ts';
 import { type Answer, bindingsOf, callThrough, type Callers, textElements } from './testing/text-elements.ts';
+import { createUser } from './users/user-store.ts';
+
+const PASSWORD = 'correct horse 42 battery';
 
 const PAID = [
   '4242424242424242',
@@ -202,9 +205,18 @@ for (const target of databaseTargets()) {
         params: { merchantID: id, merchantId: id, token: open, email: 'ada@example.com' },
       });
       expect(elements.length).toBe(ELEMENT_COUNT);
+      // A merchant user signed in with its password, for the operations of its own session.
+      await createUser(w.db, { merchantId: w.merchant.id, username: 'text.user', password: PASSWORD });
+      const login = await soapCall(
+        w.app,
+        'Login',
+        { loginRequest: { UserName: 'text.user', Password: PASSWORD, ProfileInfo: false } },
+        null,
+      );
       const callers: Callers = {
         merchant: { merchantId: w.merchant.id, key: w.merchant.key },
         serviceKey: SERVICE_KEY,
+        userToken: (login.result as { Data: string }).Data,
       };
       const problems: string[] = [];
       let n = 0;

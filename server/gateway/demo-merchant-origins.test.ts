@@ -3,12 +3,15 @@
  * gets on first start with the default configuration (issue 14 §13), and its checkout settings (§9).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { databaseTargets, tempDir } from '../testing/databases.ts';
 import { ensureDemoMerchant } from './demo-merchant.ts';
 import { openGateway } from './index.ts';
+import { verifyPassword } from './users/password-hash.ts';
+import { findUserByName, passwordProblem } from './users/user-store.ts';
 
 const GUIDE = fs.readFileSync(new URL('../../docs/merchant-guide.md', import.meta.url), 'utf8');
 
@@ -34,5 +37,29 @@ describe.each(databaseTargets())('the demo merchant’s origins ($name)', (targe
     expect(GUIDE.replace(/\s+/g, ' ')).toContain(
       'The demo merchant that `npm start` creates keeps the confirmation',
     );
+  });
+
+  it('has a dashboard user whose password is written beside its key', async () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir });
+    const other = await target.open();
+    try {
+      const { deps } = await openGateway(config, other);
+      const demo = await ensureDemoMerchant(config, other, deps.merchants);
+      expect(demo?.dashboardUser).toBe('demo.admin');
+      const user = await findUserByName(other, demo!.dashboardUser);
+      expect(user?.merchantId).toBe(demo!.merchantId);
+      expect(await verifyPassword(demo!.dashboardPassword, user!.passwordHash)).toBe(true);
+      expect(passwordProblem(demo!.dashboardPassword)).toBeNull();
+      const written = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8'));
+      expect(written).toMatchObject({
+        dashboardUser: 'demo.admin',
+        dashboardPassword: demo!.dashboardPassword,
+      });
+      // Only on the first start.
+      expect(await ensureDemoMerchant(config, other, deps.merchants)).toBeNull();
+    } finally {
+      await other.close();
+    }
   });
 });

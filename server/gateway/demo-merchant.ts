@@ -1,13 +1,19 @@
 /**
  * On first start with an empty database, a demo merchant is created so a newcomer can try every
- * flow at once (the demo store on DEMO_PORT is its registered origin). Its id and key are printed
- * and written to DATA_DIR/demo-merchant.json (mode 0600).
+ * flow at once (the demo store on DEMO_PORT is its registered origin), with a dashboard user. Its
+ * id and key, and the user's name and password, are printed and written to
+ * DATA_DIR/demo-merchant.json (mode 0600).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { MerchantStore } from './merchants/merchant-store.ts';
+import { createUser } from './users/user-store.ts';
+
+/** The demo merchant's dashboard user (docs/dashboard.md); `payframe user create` adds others. */
+export const DEMO_DASHBOARD_USER = 'demo.admin';
 
 /** An arbitrary constant naming this step among the database's advisory locks. */
 const DEMO_LOCK_KEY = 7_311_542_002;
@@ -17,6 +23,9 @@ export interface DemoMerchant {
   transactionKey: string;
   publicCode: string;
   origins: string[];
+  dashboardUser: string;
+  /** Random, shown once at first start; the user enrols its second factor at its first sign-in. */
+  dashboardPassword: string;
 }
 
 export async function ensureDemoMerchant(
@@ -38,11 +47,21 @@ export async function ensureDemoMerchant(
       // the receipt and the signed redirect; a merchant made otherwise returns at once.
       returnMode: 'confirmation',
     });
+    // Letters and digits, 128 random bits (user-store.ts passwordProblem).
+    const dashboardPassword = `pf${crypto.randomInt(10, 100)}${crypto.randomBytes(16).toString('base64url')}`;
+    await createUser(tx, {
+      merchantId: merchant.id,
+      username: DEMO_DASHBOARD_USER,
+      password: dashboardPassword,
+      email: 'demo@payframe.invalid',
+    });
     return {
       merchantId: merchant.id,
       transactionKey,
       publicCode: merchant.publicCode,
       origins: merchant.origins,
+      dashboardUser: DEMO_DASHBOARD_USER,
+      dashboardPassword,
     };
   });
   if (created) {

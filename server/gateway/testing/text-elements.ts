@@ -142,16 +142,21 @@ export function bindingsOf(op: Operation): Binding[] {
 export interface Callers {
   merchant: { merchantId: string; key: string };
   serviceKey: string;
+  /** A merchant user's Login session token, for the operations of its own session. */
+  userToken: string;
 }
 
 function callerOf(op: Operation, callers: Callers): As {
   const access = OPERATION_ACCESS[op.name as OperationName];
   if (access === 'public') return null;
+  if (access === 'user') return { bearer: callers.userToken };
   return access === 'service' ? { service: callers.serviceKey } : callers.merchant;
 }
 
-function principalOf(as: As): Principal {
+/** In process: the principal given, or (a Login session) none, the token authenticated instead. */
+function principalOf(as: As): Principal | undefined {
   if (as === null) return { kind: 'anonymous' };
+  if ('bearer' in as) return undefined;
   return 'service' in as ? { kind: 'service' } : { kind: 'merchant', merchantId: as.merchantId };
 }
 
@@ -178,8 +183,8 @@ export async function callThrough(
       requestId: 'text-elements',
       remoteAddress: '127.0.0.1',
       log,
-      authorization: undefined,
-      principal: principalOf(as),
+      authorization: basic(as).authorization,
+      ...(principalOf(as) ? { principal: principalOf(as) } : {}),
     };
     const handler = service[op.name as OperationName] as (p: unknown, c: CallContext) => Promise<unknown>;
     try {
