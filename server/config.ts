@@ -81,6 +81,11 @@ const ConfigSchema = z.object({
     .url()
     .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
     .optional(),
+  /**
+   * Minutes without a call after which a merchant user's sign-in (the dashboard) ends: 15 at most
+   * (PCI DSS 8.2.8), less where an operator wants it stricter.
+   */
+  DASHBOARD_IDLE_MINUTES: z.coerce.number().int().min(1).max(15).default(15),
   /** Minutes a checkout session stays payable. */
   SESSION_TTL_MINUTES: z.coerce
     .number()
@@ -175,6 +180,8 @@ export type Config = Readonly<{
   /** false, true, a hop count (trust that many proxies in front), or proxy addresses/CIDRs. */
   trustProxy: boolean | ((address: string, hop: number) => boolean) | string[];
   sessionTtlMinutes: number;
+  /** DASHBOARD_IDLE_MINUTES: a merchant user's sign-in ends after this long without a call. */
+  dashboardIdleMinutes: number;
   /** STALE_PAYMENT_SECONDS in milliseconds. */
   stalePaymentMs: number;
   publicUrl: string;
@@ -254,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     gatewayPublicUrl: (c.GATEWAY_PUBLIC_URL ?? c.TRANSACTION_SERVICE_URL)?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     sessionTtlMinutes: c.SESSION_TTL_MINUTES,
+    dashboardIdleMinutes: c.DASHBOARD_IDLE_MINUTES,
     stalePaymentMs: c.STALE_PAYMENT_SECONDS * 1000,
     publicUrl,
     demoPort: c.DEMO_PORT,

@@ -57,6 +57,8 @@ export interface AuthDeps {
   merchants: MerchantStore;
   serviceKey: string | undefined;
   now: () => Date;
+  /** DASHBOARD_IDLE_MINUTES (login-sessions.ts); 15 when unset. */
+  userIdleMinutes?: number;
 }
 
 /** Seconds until the subject may try again, or 0 when it is not throttled. */
@@ -207,7 +209,7 @@ async function authenticateUser(
   remoteAddress: string,
 ): Promise<Authenticated> {
   const now = deps.now();
-  const session = await useSession(deps.db, token, now);
+  const session = await useSession(deps.db, token, now, deps.userIdleMinutes);
   if (session) return { principal: session.principal };
   const subject = `ip:${remoteAddress}`;
   const wait = await throttledFor(deps.db, subject, now);

@@ -32,6 +32,8 @@ export interface GatewayDeps {
   claimTimeoutMs?: number;
   /** What this process writes on the claims it takes (server/instance.ts `owner`); null or unset: none. */
   instanceOwner?: string | null;
+  /** Minutes without a call after which a merchant user's session ends (default 15). */
+  userIdleMinutes?: number;
   /** How long a cancel waits for a held claim's verdict (claim-sweep.ts `awaitClaim`); default 5 s. */
   cancelWaitMs?: number;
 }

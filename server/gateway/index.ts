@@ -61,6 +61,7 @@ export async function openGateway(
     notifier: createNotifier(config, db),
     now,
     claimTimeoutMs: config.stalePaymentMs / 2,
+    userIdleMinutes: config.dashboardIdleMinutes,
     instanceOwner,
   };
   return { service: createGateway(deps), deps, keys, reconciliation: new ReconciliationStatus() };

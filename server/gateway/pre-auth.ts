@@ -29,7 +29,7 @@ export type BeforeReading = 'authenticated' | 'public' | 'unnamed';
  * body is read; throws `unauthorized` (401) or `rate_limited` (429) as the gateway would.
  */
 export async function authenticateBeforeReading(
-  deps: Pick<GatewayDeps, 'db' | 'merchants' | 'serviceKey' | 'now'>,
+  deps: Pick<GatewayDeps, 'db' | 'merchants' | 'serviceKey' | 'now' | 'userIdleMinutes'>,
   operation: string | undefined,
   context: CallContext,
 ): Promise<BeforeReading> {
@@ -40,7 +40,13 @@ export async function authenticateBeforeReading(
   }
   // With a credential, who the caller is does not depend on the operation (auth.ts).
   const result = await authenticate(
-    { db: deps.db, merchants: deps.merchants, serviceKey: deps.serviceKey, now: deps.now },
+    {
+      db: deps.db,
+      merchants: deps.merchants,
+      serviceKey: deps.serviceKey,
+      now: deps.now,
+      userIdleMinutes: deps.userIdleMinutes,
+    },
     operation ?? '',
     context.authorization,
     context.remoteAddress,

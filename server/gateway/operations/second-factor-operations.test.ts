@@ -117,6 +117,20 @@ describe.each(databaseTargets())('the dashboard user session on $name', (target)
     expect((await call('GetUserSession', other)).status).toBe(401);
   });
 
+  it('ends it sooner when the operator sets DASHBOARD_IDLE_MINUTES', async () => {
+    await w.newUser('cy.strict');
+    const { token } = await enrol('cy.strict');
+    w.deps.userIdleMinutes = 5;
+    try {
+      w.advance(4);
+      expect((await call('GetUserSession', token)).status).toBe(200);
+      w.advance(5);
+      expect((await call('GetUserSession', token)).status).toBe(401);
+    } finally {
+      delete w.deps.userIdleMinutes;
+    }
+  });
+
   it('counts wrong codes as failed sign-ins: the tenth locks the user and ends its sessions', async () => {
     await w.newUser('dan.locked');
     const { setupKey } = await enrol('dan.locked');

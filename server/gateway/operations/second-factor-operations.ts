@@ -36,7 +36,8 @@ function signedInUser(call: GatewayCall): SignedInUser {
 
 /** The session as the authentication found it a moment ago (a second read also refreshes it). */
 async function sessionOf(call: GatewayCall, deps: GatewayDeps) {
-  const session = await useSession(deps.db, bearerToken(call.context.authorization) ?? '', deps.now());
+  const token = bearerToken(call.context.authorization) ?? '';
+  const session = await useSession(deps.db, token, deps.now(), deps.userIdleMinutes);
   if (!session) throw new PayframeError('unauthorized');
   return session;
 }
