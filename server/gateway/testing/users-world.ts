@@ -67,7 +67,11 @@ export async function openUsersWorld(target: DatabaseTarget): Promise<UsersWorld
   gateway = createGateway(deps);
   const routes = Fastify();
   registerErrorHandling(routes);
-  await routes.register(passwordResetRoutes, { db, now: () => clock.now });
+  await routes.register(passwordResetRoutes, {
+    db,
+    now: () => clock.now,
+    signInUrl: `${PUBLIC_URL}/dashboard`,
+  });
   const a = await createMerchant(t, db, 'Alpha Outfitters', false);
   const b = await createMerchant(t, db, 'Bravo Bikes', false);
   await createUser(db, { merchantId: a.id, ...ANN });

@@ -21,6 +21,8 @@ import { renderResetDone, renderResetForm, renderResetUnusable } from './reset-p
 export interface PasswordResetRoutesOptions {
   db: Database;
   now?: () => Date;
+  /** The dashboard's sign-in page, linked from the pages after a reset and from a dead link. */
+  signInUrl?: string;
 }
 
 const BODY_LIMIT = 4096;
@@ -45,7 +47,7 @@ export async function passwordResetRoutes(
   app: FastifyInstance,
   opts: PasswordResetRoutesOptions,
 ): Promise<void> {
-  const { db } = opts;
+  const { db, signInUrl } = opts;
   const now = opts.now ?? (() => new Date());
 
   // This scope reads small JSON bodies and HTML form posts only; anything else is 415.
@@ -78,7 +80,7 @@ export async function passwordResetRoutes(
       const token = request.query.token ?? '';
       const state = await resetTokenState(db, token, now());
       if (state !== 'valid')
-        return page(reply, 400, (n) => renderResetUnusable(n, RESET_TOKEN_MESSAGES[state]));
+        return page(reply, 400, (n) => renderResetUnusable(n, RESET_TOKEN_MESSAGES[state], signInUrl));
       return page(reply, 200, (n) => renderResetForm(n, token));
     },
   );
@@ -114,9 +116,9 @@ export async function passwordResetRoutes(
       // The form again with the problem when the link still works; else why it does not.
       if (err.code === 'validation_failed')
         return page(reply, 400, (n) => renderResetForm(n, token, err.message));
-      return page(reply, 400, (n) => renderResetUnusable(n, err.message));
+      return page(reply, 400, (n) => renderResetUnusable(n, err.message, signInUrl));
     }
-    if (isForm) return page(reply, 200, renderResetDone);
+    if (isForm) return page(reply, 200, (n) => renderResetDone(n, signInUrl));
     reply.header('cache-control', 'no-store');
     return { status: 'password_changed', message: 'Your password has been changed. You can now sign in.' };
   });

@@ -139,10 +139,13 @@ describe.each(databaseTargets())('ForgotPassword and the reset link on $name', (
     const ok = await reset({ token, password: NEW_PASSWORD, confirm: NEW_PASSWORD }, form);
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toContain('Your password has been changed');
+    // The dashboard's sign-in is a link away (issue 15).
+    expect(ok.body).toContain('<a href="https://pay.example.test/dashboard">Sign in</a>');
     expect((await w.login('form.user', NEW_PASSWORD)).Status).toBe(true);
     const twice = await reset({ token, password: NEW_PASSWORD, confirm: NEW_PASSWORD }, form);
     expect(twice.statusCode).toBe(400);
     expect(twice.body).toContain('already been used');
+    expect(twice.body).toContain('>Back to sign in</a>');
     expect(
       (
         await w.routes.inject({

@@ -28,7 +28,8 @@ const STYLE = `
   button { font: inherit; font-weight: 600; min-height: 2.75rem; width: 100%; padding: .5rem 1rem;
     border-radius: .375rem; border: 2px solid var(--accent); background: var(--accent); color: var(--accent-text);
     cursor: pointer; }
-  input:focus-visible, button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }`;
+  a { color: var(--accent); }
+  input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }`;
 
 function layout(nonce: string, title: string, body: string): string {
   return `<!doctype html>
@@ -75,14 +76,24 @@ export function renderResetForm(nonce: string, token: string, error?: string): s
   );
 }
 
-export function renderResetDone(nonce: string): string {
+/** A link to the dashboard's sign-in page, when the server has one. */
+function signInLink(signInUrl: string | undefined, text: string): string {
+  return signInUrl ? `\n<p><a href="${escapeHtml(signInUrl)}">${escapeHtml(text)}</a></p>` : '';
+}
+
+export function renderResetDone(nonce: string, signInUrl?: string): string {
   return layout(
     nonce,
     'Your password has been changed',
-    '<p role="status">You can now sign in with your new password. Other sign-ins of this user have been ended.</p>',
+    '<p role="status">You can now sign in with your new password. Other sign-ins of this user have been ended.</p>' +
+      signInLink(signInUrl, 'Sign in'),
   );
 }
 
-export function renderResetUnusable(nonce: string, message: string): string {
-  return layout(nonce, 'This link cannot be used', `<p role="alert">${escapeHtml(message)}</p>`);
+export function renderResetUnusable(nonce: string, message: string, signInUrl?: string): string {
+  return layout(
+    nonce,
+    'This link cannot be used',
+    `<p role="alert">${escapeHtml(message)}</p>` + signInLink(signInUrl, 'Back to sign in'),
+  );
 }
