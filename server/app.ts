@@ -13,6 +13,7 @@ import type { TransactionService } from '../shared/contract/service.ts';
 import { type Checkout, createCheckout } from './checkout/checkout.ts';
 import type { CheckoutOptions } from './checkout/deps.ts';
 import { checkoutPlugin } from './checkout/plugin.ts';
+import { dashboardPlugin } from './dashboard/plugin.ts';
 import { remoteTransactionService } from './checkout/remote-port.ts';
 import { inProcessThreeDsResults, remoteThreeDsResults } from './checkout/three-ds-results.ts';
 import { merchantKeySigner, portSigner } from './checkout/signer.ts';
@@ -173,6 +174,7 @@ export async function buildApp({
   return { app, health, gateway, checkout };
 }
 
+  await app.register(dashboardPlugin, { checkout, notifier: gateway.deps.notifier });
 /** Role gateway: the Transaction Service and its pages; no checkout routes, pages or workers. */
 export async function buildGatewayApp({
   config,
@@ -241,3 +243,4 @@ export async function buildCheckoutApp({
   await registerPinnedLoader(app, db, path.join(WIDGET_DIST, 'checkout.js'));
   return { app, health, checkout };
 }
+  await app.register(dashboardPlugin, { checkout, notifier });

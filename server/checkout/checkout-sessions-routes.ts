@@ -22,6 +22,7 @@ import {
 import type { OperationParams } from '../../shared/contract/service.ts';
 import type { FieldError } from '../../shared/errors.ts';
 import { PayframeError } from '../errors.ts';
+import type { CallContext } from '../gateway/port.ts';
 import { parseBasicAuthorization as parseBasic } from './basic-auth.ts';
 import type { Checkout } from './checkout.ts';
 import type { CheckoutDeps } from './deps.ts';
@@ -45,6 +46,7 @@ const GATEWAY_FIELDS: Record<string, [field: string, code: string]> = {
   lineItems: ['lineItems', 'line_items_total'],
   webhookUrl: ['webhookUrl', 'invalid_webhook_url'],
   locale: ['locale', 'invalid'],
+  expiresInMinutes: ['expiresInMinutes', 'invalid'],
   orderNumber: ['orderNumber', 'invalid'],
   email: ['shopper.email', 'invalid'],
   firstName: ['shopper.firstName', 'invalid'],
@@ -132,6 +134,7 @@ async function createSession(deps: CheckoutDeps, request: FastifyRequest, reply:
             })),
             WebhookUrl: body.webhookUrl,
             Locale: body.locale,
+            ExpiresInMinutes: body.expiresInMinutes,
           },
         },
         context,
@@ -237,19 +240,31 @@ async function cancelSession(deps: CheckoutDeps, request: FastifyRequest, reply:
   if (!SESSION_TOKEN_PATTERN.test(token))
     throw new PayframeError('not_found', 'This checkout session does not exist.');
   const context = deps.contexts.merchant(originOf(request), merchant.authorization);
-  await asMerchant(reply, () => deps.port.CancelHostedPayment({ token }, context));
-  const session = await asMerchant(reply, () => readGatewaySession(deps, context, token));
+  return merchantView(await asMerchant(reply, () => cancelOpenSession(deps, context, token)));
+}
+
+/**
+ * Cancels one of the merchant's sessions as `context`'s caller (merchant REST, the dashboard's
+ * payment links) and answers it canceled, its wallet codes revoked and its end announced; else the
+ * 409 that says why not.
+ */
+export async function cancelOpenSession(
+  deps: CheckoutDeps,
+  context: CallContext,
+  token: string,
+): Promise<GatewaySession> {
+  await deps.port.CancelHostedPayment({ token }, context);
+  const session = await readGatewaySession(deps, context, token);
   if (!session) throw new PayframeError('not_found', 'This checkout session does not exist.');
-  const view = merchantView(session);
-  if (view.status === 'canceled') {
+  if (session.status === 'canceled') {
     // Whoever canceled it (this call, an earlier one cut short, the shopper): both are once-only.
     await revokeWalletTokens(deps, token);
     await announceCanceled(deps, session);
-    return view;
+    return session;
   }
   // Open still: the gateway waited a few seconds for the claim held on it, and its verdict is not in.
-  if (view.status === 'open') throw payInProgress(deps, session.paymentSettlesBy);
-  throw new PayframeError(view.status === 'paid' ? 'session_paid' : 'session_expired');
+  if (session.status === 'open') throw payInProgress(deps, session.paymentSettlesBy);
+  throw new PayframeError(session.status === 'paid' ? 'session_paid' : 'session_expired');
 }
 
 export async function checkoutSessionsRoutes(

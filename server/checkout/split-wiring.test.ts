@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import { futureExpiry } from '../gateway/testing/gateway-kit.ts';
+import { totpCode } from '../gateway/users/totp.ts';
 import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
 import { openPostgresSchema, tempDir } from '../testing/databases.ts';
 import {
@@ -27,6 +28,8 @@ const SERVICE_KEY = 'split-wiring-service-key-0123456789abcdef';
 const SHOP = 'https://shop.example';
 const NAMESPACE = 'http://tempuri.org/';
 const START_TIMEOUT_MS = 60_000;
+const DASHBOARD_USER = 'split.admin';
+const DASHBOARD_PASSWORD = 'split wiring 42 password';
 
 interface Target {
   name: string;
@@ -68,9 +71,10 @@ function targets(): Target[] {
   return list;
 }
 
-function run(args: string[], env: Record<string, string>) {
+function run(args: string[], env: Record<string, string>, input = '') {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -174,6 +178,12 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
     if (enrolled.code !== 0) throw new Error(`merchant create failed: ${enrolled.stdout}${enrolled.stderr}`);
     const e = JSON.parse(enrolled.stdout) as { merchantId: string; transactionKey: string };
     secure = { id: e.merchantId, key: e.transactionKey };
+    const user = await run(
+      ['user', 'create', '--merchant', merchant.id, '--username', DASHBOARD_USER, '--password-stdin'],
+      { ...gatewayEnv, LOG_LEVEL: 'silent' },
+      `${DASHBOARD_PASSWORD}\n`,
+    );
+    if (user.code !== 0) throw new Error(`user create failed: ${user.stdout}${user.stderr}`);
     gateway = await serve('gateway', gatewayEnv);
     checkout = await serve('checkout', {
       ...common,
@@ -325,6 +335,49 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
 
     const charged = await transactions();
     expect(charged).toEqual([{ id: paid.receipt.transactionId, amount: '24.99' }]);
+  });
+
+  it("signs a dashboard user in on the checkout and lists the merchant's payments (Bearer over SOAP)", async () => {
+    const session = await createSession('SPLIT-DASH');
+    const paid = await pay(session.token, crypto.randomUUID());
+    expect(paid.status).toBe(200);
+    const { receipt } = (await paid.json()) as { receipt: { transactionId: string } };
+
+    const api = async (method: string, path: string, cookie?: string, body: unknown = {}) =>
+      fetch(`${checkout!.url}/dashboard/api${path}`, {
+        method,
+        headers: {
+          ...(cookie ? { cookie: `payframe_dashboard=${cookie}` } : {}),
+          ...(method === 'POST'
+            ? { 'x-payframe-client': 'dashboard', 'content-type': 'application/json' }
+            : {}),
+        },
+        ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+      });
+    const signIn = await api('POST', '/sign-in', undefined, {
+      username: DASHBOARD_USER,
+      password: DASHBOARD_PASSWORD,
+    });
+    expect(signIn.status).toBe(200);
+    expect(await signIn.json()).toEqual({ secondFactor: 'EnrolmentRequired' });
+    // Plain http: the cookie without __Host- and Secure.
+    const cookie = /^payframe_dashboard=(ls_[\w-]{43});/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
+    expect(cookie).toBeDefined();
+    expect((await api('GET', '/payments', cookie)).status).toBe(403);
+
+    const enrolment = await api('POST', '/second-factor/enrolment', cookie);
+    expect(enrolment.status).toBe(200);
+    const { setupKey } = (await enrolment.json()) as { setupKey: string };
+    const verify = await api('POST', '/second-factor/verify', cookie, {
+      code: totpCode(setupKey, new Date()),
+    });
+    expect(verify.status).toBe(200);
+
+    const list = await api('GET', `/payments?q=${receipt.transactionId}`, cookie);
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { payments: unknown[] }).payments).toEqual([
+      expect.objectContaining({ id: receipt.transactionId, orderNumber: 'SPLIT-DASH', amount: '24.99' }),
+    ]);
   });
 
   it('20 concurrent pays with different keys charge a fresh session exactly once', async () => {

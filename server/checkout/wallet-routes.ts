@@ -67,7 +67,7 @@ export function maskContact(c: Contact): string {
 }
 
 /** Merchant text for a message: one line, no control characters, bounded; null when none. */
-function plain(value: string | null | undefined): string | null {
+export function plain(value: string | null | undefined): string | null {
   const v = [...(value ?? '')]
     .map((ch) => (hasControlCharacters(ch) ? ' ' : ch))
     .join('')

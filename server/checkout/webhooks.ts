@@ -130,6 +130,49 @@ export async function enqueueEvent(q: Queryable, input: EventInput, now: Date): 
   return id;
 }
 
+/** One event of a session as the merchant dashboard shows it (its delivery, not its body). */
+export interface WebhookDelivery {
+  id: string;
+  type: EventInput['type'];
+  state: 'pending' | 'delivered' | 'abandoned';
+  attempts: number;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  /** When the next try is due; null once delivered or abandoned. */
+  nextAttemptAt: Date | null;
+}
+
+/** The events of one of the merchant's sessions, oldest first (the dashboard's payment page). */
+export async function webhookDeliveriesOf(
+  q: Queryable,
+  merchantId: string,
+  sessionToken: string,
+): Promise<WebhookDelivery[]> {
+  const { rows } = await q.query<{
+    id: string;
+    type: EventInput['type'];
+    state: WebhookDelivery['state'];
+    attempts: number;
+    created_at: Date | string;
+    delivered_at: Date | string | null;
+    next_attempt_at: Date | string;
+  }>(
+    `select id, type, state, attempts, created_at, delivered_at, next_attempt_at
+     from checkout_webhook_events where merchant_id = $1 and session_token = $2
+     order by created_at, id`,
+    [merchantId, sessionToken],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    state: r.state,
+    attempts: Number(r.attempts),
+    createdAt: new Date(r.created_at),
+    deliveredAt: r.delivered_at === null ? null : new Date(r.delivered_at),
+    nextAttemptAt: r.state === 'pending' ? new Date(r.next_attempt_at) : null,
+  }));
+}
+
 /** The delay before delivery number `attempts + 1`: base, 2×base, 4×base, … capped at 6 h. */
 export function retryDelayMs(baseMs: number, attempts: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS);
