@@ -1,6 +1,7 @@
 /**
  * Widget builds (DESIGN.md §11). `vite build` builds the Preact pages into dist/widget: the status
- * page (`index.html`) and the hosted payment page (`pay.html`, served at /pay/:token). The
+ * page (`index.html`), the hosted payment page (`pay.html`, served at /pay/:token) and the
+ * merchant dashboard (`dashboard.html`, served at /dashboard and every page under it). The
  * framework-free loader is a separate build (vite.loader.config.ts).
  */
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,7 @@ export default defineConfig({
       input: {
         index: here('./widget/app/index.html'),
         pay: here('./widget/app/pay.html'),
+        dashboard: here('./widget/app/dashboard.html'),
       },
     },
   },

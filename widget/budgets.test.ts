@@ -2,7 +2,8 @@
  * Size budgets of what a shopper downloads (DESIGN.md §11; checkout-anchors.md §5.2): the embed
  * loader ≤ 3 KB gzip, the hosted page's first paint ≤ 40 KB gzip — the JS and CSS that pay.html
  * references (entry, stylesheets, modulepreloads), not chunks loaded later (a locale, the 3-D Secure
- * step). Measures the build in dist/widget: `npm run build` first (`npm test` does).
+ * step). The merchant dashboard's first paint (dashboard.html) has its own, ≤ 60 KB gzip (issue 15).
+ * Measures the build in dist/widget: `npm run build` first (`npm test` does).
  * Sizes are gzip level 9, as checkout-anchors.md §3 measured the other widgets.
  */
 import fs from 'node:fs';
@@ -16,6 +17,7 @@ const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist
 const KB = 1024;
 const LOADER_BUDGET = 3 * KB;
 const FIRST_PAINT_BUDGET = 40 * KB;
+const DASHBOARD_BUDGET = 60 * KB;
 
 function built(file: string): string {
   const full = path.join(DIST, file);
@@ -88,6 +90,35 @@ test(`every language's first paint (pay.html's JS and CSS and its dictionary) is
       FIRST_PAINT_BUDGET,
     );
   }
+});
+
+/** The dashboard's Spanish dictionary, its one lazy chunk (widget/app/dashboard/i18n/index.ts). */
+const dashboardSpanish = () => {
+  const found = fs
+    .readdirSync(path.join(DIST, 'assets'))
+    .filter((f) => /^dashboard-es-[\w-]{8}\.js$/.test(f));
+  expect(found, 'the build has one chunk for the dashboard in Spanish').toHaveLength(1);
+  return path.join('assets', found[0]!);
+};
+
+test(`the dashboard's first paint (dashboard.html's JS and CSS, in English and in Spanish) is at most ${DASHBOARD_BUDGET / KB} KB gzip`, () => {
+  const files = firstPaintFiles(fs.readFileSync(built('dashboard.html'), 'utf8'));
+  expect(
+    files.some((f) => f.endsWith('.js')),
+    'dashboard.html names no script',
+  ).toBe(true);
+  const sizes = files.map((f) => `${f} ${gzipSize(built(f))}`);
+  const english = files.reduce((sum, f) => sum + gzipSize(built(f)), 0);
+  expect(
+    english,
+    `first paint is ${english} bytes gzip (${sizes.join(', ')}); the budget is ${DASHBOARD_BUDGET}`,
+  ).toBeLessThanOrEqual(DASHBOARD_BUDGET);
+  const spanish = dashboardSpanish();
+  expect(files).not.toContain(spanish);
+  const total = english + gzipSize(built(spanish));
+  expect(total, `es: ${total} bytes gzip; the budget is ${DASHBOARD_BUDGET}`).toBeLessThanOrEqual(
+    DASHBOARD_BUDGET,
+  );
 });
 
 test('firstPaintFiles reads scripts, stylesheets and modulepreloads, not lazy or foreign files', () => {

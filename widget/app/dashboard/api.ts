@@ -1,0 +1,124 @@
+/**
+ * The dashboard API client (`/dashboard/api/…`, docs/dashboard.md). Failures are values, not
+ * exceptions, as in the hosted page's client (../pay/api.ts): `network` (no answer, or a 5xx: the
+ * outcome may be unknown) or `http` with the catalogue error. Every change is a POST with JSON and
+ * `X-Payframe-Client: dashboard`, the server's CSRF check. A 401 on any call but the sign-in's and
+ * the first session look means the session ended (idle, expired, signed out elsewhere): the app
+ * hears it through `onSessionEnded` and returns to the sign-in page.
+ */
+import type {
+  LinkPage,
+  NewLink,
+  Overview,
+  PaymentDetail,
+  PaymentFilters,
+  PaymentLink,
+  PaymentPage,
+  SessionInfo,
+  SettleResult,
+  Settlement,
+  TransactionResult,
+} from './api-types.ts';
+
+export const BASE = '/dashboard/api';
+
+export interface ApiError {
+  code: string;
+  message: string;
+  fields?: { field: string; code: string; message: string }[];
+}
+export type Result<T> =
+  | { ok: true; data: T }
+  | { ok: false; kind: 'network'; status: number }
+  | { ok: false; kind: 'http'; status: number; error: ApiError };
+
+let sessionEnded: () => void = () => {};
+/** What the app does when a call finds the session gone (one listener: the app's). */
+export function onSessionEnded(listener: () => void): void {
+  sessionEnded = listener;
+}
+
+interface Options {
+  /** A 401 is this call's own answer (sign-in failed, not signed in yet), not a session that ended. */
+  own401?: boolean;
+}
+
+async function call<T>(path: string, init: RequestInit = {}, options: Options = {}): Promise<Result<T>> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 30_000);
+  try {
+    const res = await fetch(`${BASE}${path}`, {
+      ...init,
+      signal: controller.signal,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', ...init.headers },
+    });
+    if (res.status === 401 && !options.own401) sessionEnded();
+    const json: unknown = res.status === 204 ? {} : await res.json().catch(() => null);
+    if (res.ok && json !== null) return { ok: true, data: json as T };
+    const error = (json as { error?: ApiError } | null)?.error;
+    if (res.status >= 500 || !error) return { ok: false, kind: 'network', status: res.status };
+    return { ok: false, kind: 'http', status: res.status, error };
+  } catch {
+    return { ok: false, kind: 'network', status: 0 };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const get = <T>(path: string, options?: Options) => call<T>(path, {}, options);
+
+function post<T>(path: string, body: unknown = {}, options?: Options): Promise<Result<T>> {
+  return call<T>(
+    path,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-payframe-client': 'dashboard' },
+      body: JSON.stringify(body),
+    },
+    options,
+  );
+}
+
+/** The filters as the list, the CSV export and the page's address carry them (empty ones left out). */
+export function filterQuery(filters: PaymentFilters, after?: string): string {
+  const q = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) q.set(name, value);
+  if (after) q.set('after', after);
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+export const exportUrl = (filters: PaymentFilters) => `${BASE}/payments/export.csv${filterQuery(filters)}`;
+
+const id = encodeURIComponent;
+
+export const api = {
+  signIn: (username: string, password: string) =>
+    post<{ secondFactor: 'EnrolmentRequired' | 'Required' }>(
+      '/sign-in',
+      { username, password },
+      { own401: true },
+    ),
+  forgotPassword: (username: string, email: string) =>
+    post<{ message: string }>('/forgot-password', { username, email }, { own401: true }),
+  session: () => get<SessionInfo>('/session', { own401: true }),
+  beginEnrolment: () =>
+    post<{ setupKey: string; otpauthUri: string; qrSvg: string }>('/second-factor/enrolment'),
+  verify: (code: string) => post<{ recoveryCodes?: string[] }>('/second-factor/verify', { code }),
+  signOut: () => post<Record<string, never>>('/sign-out', {}, { own401: true }),
+  overview: () => get<Overview>('/overview'),
+  payments: (filters: PaymentFilters, after?: string) =>
+    get<PaymentPage>(`/payments${filterQuery(filters, after)}`),
+  payment: (transactionId: string) => get<PaymentDetail>(`/payments/${id(transactionId)}`),
+  refund: (transactionId: string, amount: string) =>
+    post<TransactionResult>(`/payments/${id(transactionId)}/refund`, { amount }),
+  void: (transactionId: string) => post<TransactionResult>(`/payments/${id(transactionId)}/void`),
+  capture: (transactionId: string, amount: string) =>
+    post<TransactionResult>(`/payments/${id(transactionId)}/capture`, { amount }),
+  links: (after?: string) => get<LinkPage>(`/payment-links${after ? `?after=${id(after)}` : ''}`),
+  createLink: (link: NewLink) => post<{ link: PaymentLink; qrSvg: string }>('/payment-links', link),
+  cancelLink: (token: string) => post<{ link: PaymentLink }>(`/payment-links/${id(token)}/cancel`),
+  settlement: () => get<Settlement>('/settlement'),
+  settle: () => post<SettleResult>('/settlement/settle'),
+};

@@ -1,0 +1,125 @@
+/**
+ * The dashboard: the user's language, where the user stands (use-auth.ts) and the page the
+ * address names (route.ts). Until the second factor is verified only the sign-in pages show; a
+ * page asked for before signing in is where the user lands after it.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { I18nContext, useI18n } from '../i18n/context.ts';
+import { type I18n, type Lang, loadI18n, rememberLang } from '../i18n/index.ts';
+import { href, navigate, onLinkClick, PUBLIC_PAGES, type Route, useRoute } from '../route.ts';
+import { useAuth } from '../use-auth.ts';
+import { ForgotPassword } from './forgot-password.tsx';
+import { Overview } from './overview.tsx';
+import { LoadFailed, Loading, Page } from './page.tsx';
+import { PaymentLinks } from './payment-links.tsx';
+import { PaymentView } from './payment.tsx';
+import { Payments } from './payments.tsx';
+import { SecondFactor } from './second-factor.tsx';
+import { Settlement } from './settlement.tsx';
+import { Header } from './header.tsx';
+import { SignIn } from './sign-in.tsx';
+
+/** The address a page that needs the user to be in redirects to, given where the user stands. */
+function redirectFor(state: string, route: Route): string | null {
+  const open = PUBLIC_PAGES.includes(route.page);
+  if (state === 'signed-out' && (!open || route.page === 'second-factor')) return href('/sign-in');
+  if (state === 'second-factor' && route.page !== 'second-factor') return href('/second-factor');
+  if (state === 'in' && open) return href();
+  return null;
+}
+
+export function App({ initial }: { initial: I18n }) {
+  const [i18n, setI18n] = useState(initial);
+  const { route, at } = useRoute();
+  const { auth, refresh, signOut } = useAuth();
+  // Where a signed-out user was going: the page to show once signed in.
+  const wanted = useRef<string | null>(null);
+
+  const changeLang = (lang: Lang) => {
+    void loadI18n(lang).then((next) => {
+      rememberLang(lang);
+      setI18n(next);
+    });
+  };
+
+  useEffect(() => {
+    if (auth.state === 'checking' || auth.state === 'unreachable') return;
+    const to = redirectFor(auth.state, route);
+    if (!to) return;
+    if (auth.state === 'signed-out' && !PUBLIC_PAGES.includes(route.page)) wanted.current = at;
+    if (auth.state === 'in' && wanted.current) {
+      const back = wanted.current;
+      wanted.current = null;
+      return navigate(back, true);
+    }
+    navigate(to, true);
+  }, [auth, route, at]);
+
+  const { t } = i18n;
+  let body;
+  if (auth.state === 'checking' || (auth.state !== 'unreachable' && redirectFor(auth.state, route))) {
+    body = <Loading />;
+  } else if (auth.state === 'unreachable') {
+    body = (
+      <Page title={t('appName')} testId="unreachable">
+        <LoadFailed retry={() => void refresh()} />
+      </Page>
+    );
+  } else if (auth.state === 'signed-out') {
+    body =
+      route.page === 'forgot-password' ? (
+        <ForgotPassword />
+      ) : (
+        <SignIn ended={auth.ended} onSignedIn={refresh} />
+      );
+  } else if (auth.state === 'second-factor') {
+    body = <SecondFactor session={auth.session} onVerified={refresh} onSignOut={signOut} />;
+  } else {
+    body = <SignedInPage route={route} />;
+  }
+
+  return (
+    <I18nContext.Provider value={i18n}>
+      {/* Links inside the app go through the router: one listener for all of them. */}
+      <div class="pd-app" onClick={onLinkClick}>
+        <a class="pd-skip" href="#main">
+          {t('skipToContent')}
+        </a>
+        <Header
+          route={route}
+          session={auth.state === 'in' ? auth.session : null}
+          onLang={changeLang}
+          onSignOut={signOut}
+        />
+        <main id="main" class="pd-main" tabIndex={-1}>
+          {body}
+        </main>
+      </div>
+    </I18nContext.Provider>
+  );
+}
+
+function SignedInPage({ route }: { route: Route }) {
+  const { t } = useI18n();
+  switch (route.page) {
+    case 'overview':
+      return <Overview />;
+    case 'payments':
+      return <Payments query={route.query} />;
+    case 'payment':
+      return <PaymentView id={route.id} />;
+    case 'payment-links':
+      return <PaymentLinks />;
+    case 'settlement':
+      return <Settlement />;
+    default:
+      return (
+        <Page title={t('notFoundTitle')} testId="not-found">
+          <p>{t('notFoundBody')}</p>
+          <p>
+            <a href={href()}>{t('overview')}</a>
+          </p>
+        </Page>
+      );
+  }
+}

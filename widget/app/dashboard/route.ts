@@ -1,0 +1,106 @@
+/**
+ * The dashboard's pages and their addresses under `/dashboard` (one HTML; the History API moves
+ * between them without a reload). `parseRoute` reads an address, `href` writes one, `navigate`
+ * goes there and tells the app (`useRoute`).
+ */
+import { useEffect, useState } from 'preact/hooks';
+
+export const ROOT = '/dashboard';
+
+export type Route =
+  | { page: 'sign-in' }
+  | { page: 'forgot-password' }
+  | { page: 'second-factor' }
+  | { page: 'overview' }
+  | { page: 'payments'; query: URLSearchParams }
+  | { page: 'payment'; id: string }
+  | { page: 'payment-links' }
+  | { page: 'settlement' }
+  | { page: 'not-found' };
+
+export type PageName = Route['page'];
+
+/** The pages a user who has not finished signing in may see. */
+export const PUBLIC_PAGES: readonly PageName[] = ['sign-in', 'forgot-password', 'second-factor'];
+
+export function parseRoute(pathname: string, search: string): Route {
+  const rest = pathname.startsWith(ROOT) ? pathname.slice(ROOT.length) : pathname;
+  const parts = rest.split('/').filter(Boolean);
+  const [first, second] = parts;
+  if (parts.length === 0) return { page: 'overview' };
+  if (parts.length === 1) {
+    switch (first) {
+      case 'sign-in':
+      case 'forgot-password':
+      case 'second-factor':
+      case 'payment-links':
+      case 'settlement':
+        return { page: first };
+      case 'payments':
+        return { page: 'payments', query: new URLSearchParams(search) };
+    }
+  }
+  if (parts.length === 2 && first === 'payments' && second) {
+    return { page: 'payment', id: decodeURIComponent(second) };
+  }
+  return { page: 'not-found' };
+}
+
+export const href = (path = '') => `${ROOT}${path}`;
+
+const listeners = new Set<() => void>();
+
+/** Goes to an address of the dashboard (`replace`: without a new history entry, e.g. a redirect). */
+export function navigate(to: string, replace = false): void {
+  if (to === location.pathname + location.search) return;
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  for (const listener of listeners) listener();
+}
+
+const current = () => ({
+  route: parseRoute(location.pathname, location.search),
+  at: location.pathname + location.search,
+});
+
+/** The route of the address bar, kept current on navigate and on the browser's back and forward. */
+export function useRoute(): { route: Route; at: string } {
+  const [state, setState] = useState(current);
+  useEffect(() => {
+    const update = () => setState(current());
+    listeners.add(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
+  }, []);
+  return state;
+}
+
+/** A same-page link's click handled by the router (a modified click still opens a new tab). */
+export function onLinkClick(event: MouseEvent): void {
+  if (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey
+  ) {
+    return;
+  }
+  const anchor = (event.target as Element | null)?.closest('a');
+  if (!anchor || anchor.target || anchor.hasAttribute('download')) return;
+  const url = new URL(anchor.href, location.href);
+  if (url.hash && url.pathname === location.pathname) return; // the skip link: the browser's own jump
+  if (
+    url.origin !== location.origin ||
+    !url.pathname.startsWith(ROOT) ||
+    url.pathname.startsWith(`${ROOT}/api/`)
+  ) {
+    return;
+  }
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+}

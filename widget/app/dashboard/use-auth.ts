@@ -1,0 +1,44 @@
+/**
+ * Where the user stands: not known yet, signed out (with why, when a session ended), half signed
+ * in (the second factor is next) or in. The server's session is the truth: the app asks it at
+ * start and after each step, and any call answered 401 means it ended (api.ts).
+ */
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, onSessionEnded } from './api.ts';
+import type { SessionInfo } from './api-types.ts';
+
+export type Auth =
+  | { state: 'checking' }
+  | { state: 'unreachable' }
+  | { state: 'signed-out'; ended: boolean }
+  | { state: 'second-factor' | 'in'; session: SessionInfo };
+
+export function useAuth(): { auth: Auth; refresh: () => Promise<void>; signOut: () => Promise<void> } {
+  const [auth, setAuth] = useState<Auth>({ state: 'checking' });
+
+  const refresh = useCallback(async () => {
+    const res = await api.session();
+    if (res.ok) {
+      const session = res.data;
+      setAuth({ state: session.secondFactor === 'Verified' ? 'in' : 'second-factor', session });
+    } else if (res.status === 401) {
+      setAuth((was) => ({ state: 'signed-out', ended: was.state === 'in' || was.state === 'second-factor' }));
+    } else {
+      setAuth({ state: 'unreachable' });
+    }
+  }, []);
+
+  const signOut = useCallback(async () => {
+    await api.signOut();
+    setAuth({ state: 'signed-out', ended: false });
+  }, []);
+
+  useEffect(() => {
+    onSessionEnded(() =>
+      setAuth((was) => (was.state === 'signed-out' ? was : { state: 'signed-out', ended: true })),
+    );
+    void refresh();
+  }, [refresh]);
+
+  return { auth, refresh, signOut };
+}
