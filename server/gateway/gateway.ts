@@ -32,6 +32,7 @@ import {
   getMerchantInfo,
   verify3DSecureMerchant,
 } from './operations/merchant-operations.ts';
+import { PAYMENT_HANDLERS } from './operations/payment-operations.ts';
 import { PAYMENT_PROFILE_HANDLERS } from './operations/payment-profile-operations.ts';
 import { processTransaction } from './operations/process-transaction.ts';
 import { getRecurringCustomerDetail, getTransactionHistories } from './operations/reporting-operations.ts';
@@ -57,6 +58,7 @@ export const GATEWAY_HANDLERS: Handlers = {
   ...PAYMENT_PROFILE_HANDLERS,
   ...INVOICE_HANDLERS,
   ...SECOND_FACTOR_HANDLERS,
+  ...PAYMENT_HANDLERS,
   Login: login,
   ForgotPassword: forgotPassword,
   UpdateToken: updateToken,

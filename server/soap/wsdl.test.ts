@@ -47,10 +47,26 @@ const HTTP_OPERATIONS = [
   'SignForMerchant',
   'GetCheckoutSession',
   'ListEndedCheckoutSessions',
+  // The merchant dashboard's (issue 15): the user's session and the merchant's payments.
+  'GetUserSession',
+  'BeginSecondFactorEnrolment',
+  'VerifySecondFactor',
+  'EndUserSession',
+  'GetPayment',
+  'GetPaymentOverview',
+  'GetSettlementSummary',
 ];
 /** HTTP GET serves the reads only, unless SOAP_HTTP_GET_CHANGES (shared/contract/effects.ts). */
 const GET_OPERATIONS = HTTP_OPERATIONS.filter(
-  (name) => !['SendVerificationCode', 'RemoveStoredCard', 'CancelHostedPayment'].includes(name),
+  (name) =>
+    ![
+      'SendVerificationCode',
+      'RemoveStoredCard',
+      'CancelHostedPayment',
+      'BeginSecondFactorEnrolment',
+      'VerifySecondFactor',
+      'EndUserSession',
+    ].includes(name),
 );
 
 type Node = Record<string, unknown>;

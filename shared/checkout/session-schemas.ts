@@ -69,6 +69,9 @@ export const Shopper = z.strictObject({
   address: ShopperAddress.optional(),
 });
 
+/** A session stays payable from 1 minute to 30 days (a payment link lives longer than a checkout). */
+export const MAX_EXPIRES_IN_MINUTES = 30 * 24 * 60;
+
 export const CreateCheckoutSessionBody = z
   .strictObject({
     amount: Amount,
@@ -101,6 +104,18 @@ export const CreateCheckoutSessionBody = z
       )
       .max(MAX_LINE_ITEMS, `lineItems has at most ${MAX_LINE_ITEMS} items.`)
       .optional(),
+    expiresInMinutes: z
+      .number({ error: `expiresInMinutes must be a whole number from 1 to ${MAX_EXPIRES_IN_MINUTES}.` })
+      .int(`expiresInMinutes must be a whole number from 1 to ${MAX_EXPIRES_IN_MINUTES}.`)
+      .min(1, `expiresInMinutes must be a whole number from 1 to ${MAX_EXPIRES_IN_MINUTES}.`)
+      .max(
+        MAX_EXPIRES_IN_MINUTES,
+        `expiresInMinutes must be a whole number from 1 to ${MAX_EXPIRES_IN_MINUTES}.`,
+      )
+      .optional()
+      .meta({
+        description: "Minutes the session stays payable; the server's SESSION_TTL_MINUTES when absent.",
+      }),
   })
   .superRefine((body, ctx) => {
     let cents: bigint | null = null;

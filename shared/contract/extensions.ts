@@ -175,7 +175,7 @@ export const extensionTypes = [
     ...fields(['Currency', ...shopperFields], 'string'),
     ...purchaseFields,
     // How long the session stays payable, 1 minute to 30 days (43200); the server's default
-    // (CHECKOUT_SESSION_TTL_MINUTES) when absent. A payment link lives longer than a checkout.
+    // (SESSION_TTL_MINUTES) when absent. A payment link lives longer than a checkout.
     field('ExpiresInMinutes', 'int'),
   ]),
   complexType('HostedPaymentResponse', [
@@ -332,7 +332,7 @@ export const extensionTypes = [
     field('Declined', 'int', required),
   ]),
   complexType('PaymentOverview', [
-    field('Today', 'PaymentDay'),
+    field('Today', 'PaymentDay', required), // always answered, also on a day without payments
     field('Days', listOf('PaymentDay')), // the last 30 days, oldest first, today last
   ]),
   complexType('SettlementBatch', [

@@ -58,6 +58,7 @@ export async function createHostedPayment(
       })),
       webhookUrl: r.WebhookUrl,
       locale: r.Locale,
+      expiresInMinutes: r.ExpiresInMinutes,
     });
     return {
       Success: true,

@@ -13,7 +13,7 @@ import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 
 /** Approved money movements that settle: sales, captures and refunds not yet in a batch or voided. */
 // A sale refunded before it settled still settles (with its refund), keeping its Refunded status.
-const SETTLEABLE =
+export const SETTLEABLE =
   "status = 'approved' and kind in ('sale', 'capture', 'refund') and batch_id is null and not voided and settlement_status in ('Pending', 'Refunded')";
 
 export async function settleTransaction(

@@ -59,6 +59,19 @@ function remaining(kind: FollowOnKind, o: TransactionRow): bigint {
   }
 }
 
+/**
+ * What a follow-on of this kind could use of the original now, by the rules above; 0 where they
+ * refuse it. The dashboard shows it beside a payment (GetPayment), so it never offers more.
+ */
+export function remainingFor(kind: FollowOnKind, o: TransactionRow): bigint {
+  try {
+    return remaining(kind, o);
+  } catch (err) {
+    if (err instanceof RequestProblem) return 0n;
+    throw err;
+  }
+}
+
 /** The amount a follow-on would use, checked as runFollowOn checks it (TestRequest: nothing changes). */
 export async function checkFollowOn(
   deps: GatewayDeps,

@@ -19,6 +19,7 @@ import {
   MAX_DESCRIPTION,
   MAX_LINE_ITEM_NAME,
 } from '../../../shared/checkout/line-items.ts';
+import { MAX_EXPIRES_IN_MINUTES } from '../../../shared/checkout/session-schemas.ts';
 import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
 import type { Merchant } from '../merchants/merchant-store.ts';
@@ -77,6 +78,8 @@ export interface NewSession {
   locale?: string | null;
   description?: string | null;
   lineItems?: readonly LineItem[] | null;
+  /** Minutes the session stays payable, 1 to MAX_EXPIRES_IN_MINUTES; the store's TTL when absent. */
+  expiresInMinutes?: number | null;
 }
 
 const TOKEN = /^cs_[A-Za-z0-9_-]{43}$/;
@@ -229,7 +232,10 @@ export class CheckoutSessionStore {
     const description = cleanText(input.description, 'description', MAX_DESCRIPTION);
     const lineItems = input.lineItems?.length ? checkedLineItems(input.lineItems, cents) : null;
     const token = `cs_${crypto.randomBytes(32).toString('base64url')}`;
-    const expiresAt = new Date(this.now().getTime() + this.ttlMinutes * 60_000);
+    const minutes = input.expiresInMinutes ?? this.ttlMinutes;
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_EXPIRES_IN_MINUTES)
+      throw problem('expiresInMinutes', `must be a whole number from 1 to ${MAX_EXPIRES_IN_MINUTES}.`);
+    const expiresAt = new Date(this.now().getTime() + minutes * 60_000);
     const { rows } = await q.query(
       `insert into checkout_sessions (token, merchant_id, amount, currency, ${TEXT_FIELDS.map(([, col]) => col).join(', ')},
          return_url, webhook_url, locale, expires_at, cancel_url, description, line_items)

@@ -1,0 +1,11 @@
+-- The merchant dashboard's reads (issue 15; server/gateway/payments/payment-figures.ts and
+-- payment-timeline.ts). Expand only: two indexes on existing tables, neither unique.
+--
+-- A batch's count and net (GetSettlementSummary) join its transactions by batch_id, which had no
+-- index: each of the 50 batches listed would scan the table. Partial, so a payment (inserted
+-- unsettled) writes nothing to it.
+create index transactions_batch on transactions (batch_id) where batch_id is not null;
+
+-- A payment's timeline finds the 3-D Secure challenge of its checkout session (GetPayment).
+create index three_ds_challenges_session on three_ds_challenges (checkout_session_id)
+  where checkout_session_id is not null;
