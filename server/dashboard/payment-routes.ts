@@ -69,13 +69,17 @@ async function act(deps: DashboardDeps, request: FastifyRequest, action: Action)
   const id = transactionIdOf(request);
   const amount = amountOf(action, request.body);
   // Another merchant's id is 404 here, before anything is asked of ProcessTransaction.
-  await detail(deps, user, id);
+  const payment = await deps.checkout.port.GetPayment({ transactionID: id }, user.context);
+  if (!payment.Payment) throw new PayframeError('not_found', 'This payment does not exist.');
+  // A refund goes where the gateway takes it: the sale, or an authorisation's capture. With
+  // nothing left to refund the gateway's own answer says so (on the payment itself).
+  const original = action === 'refund' ? (payment.RefundTransactionID ?? id) : id;
   const res = await deps.checkout.port.ProcessTransaction(
     {
       request: {
         ...requiredDefaults('Request'),
         MerchantID: user.session.MerchantID,
-        OriginalTransactionID: id,
+        OriginalTransactionID: original,
         TransactionType: action,
         // Absent for a capture: all that remains (gateway.md "Capture, void, refund").
         Amount: amount ?? '0',
@@ -84,7 +88,8 @@ async function act(deps: DashboardDeps, request: FastifyRequest, action: Action)
     user.context,
   );
   return {
-    transactionId: res.TransactionID,
+    // 0: nothing was recorded (a refusal such as "more than remains").
+    ...(res.TransactionID !== '0' ? { transactionId: res.TransactionID } : {}),
     approved: APPROVED.has(res.ResponseCode ?? ''),
     responseCode: res.ResponseCode ?? null,
     message: res.ResponseMessage ?? '',
@@ -100,7 +105,7 @@ async function exportCsv(deps: DashboardDeps, request: FastifyRequest, reply: Fa
     .type('text/csv; charset=utf-8')
     .header('content-disposition', 'attachment; filename="payments.csv"')
     .send(
-      paymentsCsv(first, filter, (f) => list(f)).on('error', (err) =>
+      paymentsCsv(first, filter, list).on('error', (err) =>
         request.log.warn({ err }, 'payments export cut short'),
       ),
     );

@@ -122,6 +122,7 @@ describe.each(databaseTargets())('dashboard payments on $name', (target) => {
       body: { amount: '15.01' },
     });
     expect(tooMuch.json()).toMatchObject({ approved: false, responseCode: '13' });
+    expect(tooMuch.json().transactionId).toBeUndefined();
     const rest = await w.call('POST', `/payments/${id}/refund`, { cookie: ann, body: { amount: '15.00' } });
     expect(rest.json().approved).toBe(true);
     detail = (await w.call('GET', `/payments/${id}`, { cookie: ann })).json();

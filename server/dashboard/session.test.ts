@@ -4,6 +4,7 @@
  * answer for every failed sign-in, the second factor's enrolment and its codes, sign-out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_FAILURES_PER_ADDRESS } from '../gateway/operations/user-operations.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import {
   COOKIE,
@@ -73,6 +74,26 @@ describe.each(databaseTargets())('dashboard sign-in on $name', (target) => {
         message: 'The user name or password is not correct.',
       });
     }
+  });
+
+  it("passes Login's throttle on: 429 with Retry-After once an address failed too often", async () => {
+    const from = '203.0.113.99';
+    const body = { username: 'nobody.here', password: 'not the password 1' };
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) {
+      expect((await w.call('POST', '/sign-in', { body, remoteAddress: from })).statusCode).toBe(401);
+    }
+    const refused = await w.call('POST', '/sign-in', {
+      body: { username: w.users.ann, password: PASSWORD },
+      remoteAddress: from,
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    // Another address signs in as usual.
+    expect(
+      (await w.call('POST', '/sign-in', { body: { username: w.users.ann, password: PASSWORD } })).statusCode,
+    ).toBe(200);
   });
 
   it('sets a __Host- cookie (Secure, HttpOnly, SameSite=Strict, Path=/) with a new token at each sign-in', async () => {
