@@ -31,6 +31,8 @@ export interface DashboardUser {
 export interface DashboardServer {
   base: string;
   merchant: DemoMerchant;
+  /** A second merchant on the same server, whose payments the users must not see. */
+  otherMerchant: DemoMerchant;
   users: Record<string, DashboardUser>;
   /** Moves the server's clock two hours ahead (past the 15-minute idle timeout, within the 12 hours). */
   shiftClock: () => void;
@@ -70,10 +72,13 @@ export async function startDashboardServer(
   };
   const m = await payframe(['merchant', 'create', '--name', 'Dashboard Test Store', '--origin', store]);
   const merchant = { merchantId: String(m.merchantId), transactionKey: String(m.transactionKey) };
+  const o = await payframe(['merchant', 'create', '--name', 'Another Store']);
+  const otherMerchant = { merchantId: String(o.merchantId), transactionKey: String(o.transactionKey) };
   const users: Record<string, DashboardUser> = {};
   for (const name of userNames) {
     const username = `${name}.${crypto.randomBytes(3).toString('hex')}`;
-    const password = `Pw-${crypto.randomBytes(12).toString('base64url')}`;
+    // Letters and digits, always (the password rules).
+    const password = `Pw7-${crypto.randomBytes(12).toString('base64url')}`;
     await payframe(
       [
         'user',
@@ -110,6 +115,7 @@ export async function startDashboardServer(
   return {
     base,
     merchant,
+    otherMerchant,
     users,
     shiftClock: () => {
       server.kill('SIGUSR2');
@@ -188,23 +194,31 @@ export async function paidSale(
   return { orderNumber: s.orderNumber, transactionId: transactionId!, email: s.email };
 }
 
-/** An authorisation (held, not captured) through SOAP with the merchant's credentials. */
-export async function authorization(server: DashboardServer, amount: string): Promise<string> {
+/**
+ * A card sale or an authorisation (held, not captured) through SOAP with the merchant's
+ * credentials: no order number, and none of the checkout's per-address limit on pays (30 a minute).
+ */
+export async function soapPayment(
+  server: DashboardServer,
+  amount: string,
+  type: 'sale' | 'auth',
+  merchant: DemoMerchant = server.merchant,
+): Promise<string> {
   const soap = new TransactionServiceClient({
     baseUrl: server.base,
     namespace: 'http://tempuri.org/',
-    username: server.merchant.merchantId,
-    password: server.merchant.transactionKey,
+    username: merchant.merchantId,
+    password: merchant.transactionKey,
   });
   const res = await soap.ProcessTransaction({
     request: {
       ...requiredDefaults('Request'),
-      MerchantID: server.merchant.merchantId,
+      MerchantID: merchant.merchantId,
       Amount: amount,
       CardNumber: '4242424242424242',
       ExpirationDate: futureExpiry(),
       CVV2: '123',
-      TransactionType: 'auth',
+      TransactionType: type,
     },
   });
   expect(res.ResponseCode, res.ResponseMessage ?? '').toBe('00');
