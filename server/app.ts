@@ -114,7 +114,12 @@ async function registerGateway(
   const gateway = await openGateway(config, db, now, instanceOwner ?? null);
   reportReconciliation(app, health, gateway.reconciliation);
   app.addHook('onClose', () => gateway.deps.notifier.close()); // waits for background sends
-  await app.register(passwordResetRoutes, { db, now: gateway.deps.now });
+  await app.register(passwordResetRoutes, {
+    db,
+    now: gateway.deps.now,
+    // The dashboard is served where the checkout is (the same server, or the checkout role's).
+    signInUrl: `${config.checkoutPublicUrl}/dashboard`,
+  });
   if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
   // The challenge pages are framed by the checkout's page: in the split wiring that is another origin.
   const checkoutOrigin = new URL(config.checkoutPublicUrl).origin;
@@ -169,12 +174,12 @@ export async function buildApp({
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier: gateway.deps.notifier });
+  await app.register(dashboardPlugin, { checkout, notifier: gateway.deps.notifier });
   await registerWidgetAssets(app);
   await registerPinnedLoader(app, db, path.join(WIDGET_DIST, 'checkout.js'));
   return { app, health, gateway, checkout };
 }
 
-  await app.register(dashboardPlugin, { checkout, notifier: gateway.deps.notifier });
 /** Role gateway: the Transaction Service and its pages; no checkout routes, pages or workers. */
 export async function buildGatewayApp({
   config,
@@ -239,8 +244,8 @@ export async function buildCheckoutApp({
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier });
+  await app.register(dashboardPlugin, { checkout, notifier });
   await registerWidgetAssets(app);
   await registerPinnedLoader(app, db, path.join(WIDGET_DIST, 'checkout.js'));
   return { app, health, checkout };
 }
-  await app.register(dashboardPlugin, { checkout, notifier });
