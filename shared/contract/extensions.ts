@@ -322,6 +322,9 @@ export const extensionTypes = [
     field('Payment', 'PaymentSummary'),
     field('Events', listOf('PaymentEvent')),
     field('RefundableAmount', 'decimal', required), // 0 unless a refund is possible now
+    // Where a refund goes (OriginalTransactionID): the sale itself, or an authorisation's newest
+    // capture with something left to refund; absent when nothing can be refunded.
+    field('RefundTransactionID', 'long'),
     field('CapturableAmount', 'decimal', required), // 0 unless an authorisation can be captured
     field('Voidable', 'boolean', required), // approved, not settled, nothing refunded
   ]),

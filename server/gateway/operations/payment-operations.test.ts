@@ -349,10 +349,20 @@ describe.each(databaseTargets())('dashboard payment reads ($name)', (target) => 
     );
     const d = await detail(auth);
     expect(d.Payment).toMatchObject({ State: 'Settled', CapturedAmount: '20.00' });
-    expect(d).toMatchObject({ CapturableAmount: '10.00', RefundableAmount: '0.00' });
+    // A refund of the authorisation goes to its capture, with what the capture has left.
+    expect(d).toMatchObject({
+      CapturableAmount: '10.00',
+      RefundableAmount: '20.00',
+      RefundTransactionID: capture,
+    });
     expect(d.Events!.map((e) => e.Kind)).toEqual(['Approved', 'Captured', 'Settled']);
-    await follow('refund', capture, '20.00');
-    expect((await detail(auth)).Payment).toMatchObject({ State: 'Refunded', RefundedAmount: '20.00' });
+    await follow('refund', d.RefundTransactionID!, '5.00');
+    expect(await detail(auth)).toMatchObject({ RefundableAmount: '15.00', RefundTransactionID: capture });
+    await follow('refund', capture, '15.00');
+    const refunded = await detail(auth);
+    expect(refunded.Payment).toMatchObject({ State: 'Refunded', RefundedAmount: '20.00' });
+    expect(refunded.RefundableAmount).toBe('0.00');
+    expect(refunded.RefundTransactionID).toBeUndefined();
   });
 });
 

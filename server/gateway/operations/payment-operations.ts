@@ -15,7 +15,7 @@ import { remainingFor } from '../payments/follow-on.ts';
 import { latestBatches, paymentDays, pendingSettlement } from '../payments/payment-figures.ts';
 import { paymentCursor, paymentOf, paymentPage, type PaymentRow } from '../payments/payment-list.ts';
 import { followingRows, threeDsAt } from '../payments/payment-timeline.ts';
-import { getTransaction } from '../payments/transaction-rows.ts';
+import { getTransaction, type TransactionRow } from '../payments/transaction-rows.ts';
 import { declineReasonOf } from './checkout-session-operations.ts';
 
 type Summary = ValueOf<'PaymentSummary'>;
@@ -181,13 +181,40 @@ export async function getPayment(
   const payment = await paymentOf(deps.db, merchantId, id);
   const row = payment ? await getTransaction(deps.db, merchantId, id) : null;
   if (!payment || !row) throw new PayframeError('not_found', NOT_FOUND);
+  const refund = await refundTarget(deps, merchantId, row);
   return {
     Payment: summaryOf(payment),
     Events: await eventsOf(deps, merchantId, payment),
-    RefundableAmount: fromCents(remainingFor('refund', row)),
+    RefundableAmount: fromCents(refund?.cents ?? 0n),
+    ...(refund ? { RefundTransactionID: refund.id } : {}),
     CapturableAmount: fromCents(remainingFor('capture', row)),
     Voidable: remainingFor('void', row) > 0n,
   };
+}
+
+/**
+ * The transaction a refund of this payment goes to, by the gateway's rule that only a sale or a
+ * capture is refunded: the sale itself, or an authorisation's newest capture with something left
+ * to refund. Null when nothing can be refunded.
+ */
+async function refundTarget(
+  deps: GatewayDeps,
+  merchantId: string,
+  row: TransactionRow,
+): Promise<{ id: string; cents: bigint } | null> {
+  const candidates =
+    row.kind === 'auth'
+      ? (await followingRows(deps.db, merchantId, row.id))
+          .filter((r) => r.kind === 'capture')
+          .map((r) => r.id)
+          .reverse()
+      : [row.id];
+  for (const id of candidates) {
+    const target = id === row.id ? row : await getTransaction(deps.db, merchantId, id);
+    const cents = target ? remainingFor('refund', target) : 0n;
+    if (cents > 0n) return { id, cents };
+  }
+  return null;
 }
 
 /** The last OVERVIEW_DAYS UTC days by the gateway's clock, oldest first, today last. */
