@@ -90,7 +90,13 @@ async function callerOf(deps: GatewayDeps, op: string, context: CallContext): Pr
   const before = authenticatedBeforeReading(context);
   if (before) return before;
   return authenticate(
-    { db: deps.db, merchants: deps.merchants, serviceKey: deps.serviceKey, now: deps.now },
+    {
+      db: deps.db,
+      merchants: deps.merchants,
+      serviceKey: deps.serviceKey,
+      now: deps.now,
+      userIdleMinutes: deps.userIdleMinutes,
+    },
     op,
     context.authorization,
     context.remoteAddress,
