@@ -159,6 +159,13 @@ describe.each(databaseTargets())('dashboard payments on $name', (target) => {
     expect(rest.json()).toMatchObject({ approved: true });
     detail = (await w.call('GET', `/payments/${id}`, { cookie: ann })).json();
     expect(detail).toMatchObject({ payment: { capturedAmount: '30.00' }, capturable: '0.00' });
+
+    // Refunded from the authorisation's page: the gateway's refund goes to its newest capture.
+    const refund = await w.call('POST', `/payments/${id}/refund`, { cookie: ann, body: { amount: '4.00' } });
+    expect(refund.json()).toMatchObject({ approved: true, responseCode: '00' });
+    detail = (await w.call('GET', `/payments/${id}`, { cookie: ann })).json();
+    expect(detail.events.map((e: { kind: string }) => e.kind)).toContain('Refunded');
+    expect(detail.refundable).toBe('16.00');
   });
 
   it('settles what is pending and lists the batch', async () => {
