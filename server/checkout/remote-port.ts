@@ -102,11 +102,13 @@ export function remoteTransactionService(options: RemotePortOptions): Transactio
       try {
         // The service principal of an in-process context means "the checkout itself".
         const authorization = context.principal?.kind === 'service' ? undefined : context.authorization;
-        // A merchant's own credential, relayed: the gateway counts its failures against the
-        // merchant's client address, which the service key vouches for (not against this host).
-        const headers = authorization
-          ? { 'x-payframe-relay': options.serviceKey, 'x-payframe-client-address': context.remoteAddress }
-          : undefined;
+        // The client's address, which the service key vouches for: the gateway counts a relayed
+        // merchant credential's failures, and a relayed sign-in's (the dashboard's Login), against
+        // that client, not against this host.
+        const headers = {
+          'x-payframe-relay': options.serviceKey,
+          'x-payframe-client-address': context.remoteAddress,
+        };
         const client = clientFor(authorization);
         const resends = changesState(name) ? 0 : READ_RESENDS;
         for (let attempt = 0; ; attempt++) {

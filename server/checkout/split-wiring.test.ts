@@ -380,6 +380,28 @@ describe.each(targets())('the split wiring: two processes ($name)', (target) => 
     ]);
   });
 
+  it("counts a dashboard's failed sign-ins against the browser's address, not the checkout's", async () => {
+    const signIn = (from: string, username: string, password: string) =>
+      fetch(`${checkout!.url}/dashboard/api/sign-in`, {
+        method: 'POST',
+        headers: {
+          'x-payframe-client': 'dashboard',
+          'content-type': 'application/json',
+          'x-forwarded-for': from,
+        },
+        body: JSON.stringify({ username, password }),
+      });
+    // Unknown users: the address's limit (30), not a user's lock-out, is what these reach.
+    for (let i = 0; i < 30; i++) {
+      expect((await signIn('198.51.100.7', `nobody.${i}`, 'wrong password 1')).status).toBe(401);
+    }
+    const blocked = await signIn('198.51.100.7', DASHBOARD_USER, DASHBOARD_PASSWORD);
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Another browser behind the same checkout signs in.
+    expect((await signIn('198.51.100.8', DASHBOARD_USER, DASHBOARD_PASSWORD)).status).toBe(200);
+  });
+
   it('20 concurrent pays with different keys charge a fresh session exactly once', async () => {
     const before = await transactions();
     const session = await createSession('SPLIT-2');
