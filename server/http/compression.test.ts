@@ -13,7 +13,7 @@ import { compressAssets } from '../../scripts/compress-assets.ts';
 import { type CheckoutWorld, createSession, openCheckoutWorld } from '../checkout/testing/checkout-world.ts';
 import { databaseTargets, tempDir } from '../testing/databases.ts';
 import { registerCompression } from './compression.ts';
-import { registerWidgetAssets } from './widget-assets.ts';
+import { PAGE_CSP, registerWidgetAssets } from './widget-assets.ts';
 
 const decoded = (res: LightMyRequestResponse): string => {
   const raw = res.rawPayload;
@@ -151,6 +151,13 @@ describe('the widget’s files, compressed once at build time', () => {
     const index = await a.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
     expect(index.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(index.rawPayload).toString()).toContain('<title>Payframe</title>');
+    // A page asked for by its file name keeps the pages' CSP and is not cached.
+    for (const encoding of ['br', 'identity']) {
+      const byName = await a.inject({ url: '/index.html', headers: { 'accept-encoding': encoding } });
+      expect(byName.statusCode).toBe(200);
+      expect(byName.headers['content-security-policy']).toBe(PAGE_CSP);
+      expect(byName.headers['cache-control']).toBe('no-store');
+    }
     await a.close();
   });
 });

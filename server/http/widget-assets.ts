@@ -71,6 +71,11 @@ async function registerFiles(app: FastifyInstance, distDir: string): Promise<voi
         res.header('cache-control', 'public, max-age=31536000, immutable');
         // Lets a merchant page under COEP load the widget's files (checkout-anchors.md §5.3).
         res.header('cross-origin-resource-policy', 'cross-origin');
+      } else if (filePath.endsWith('.html')) {
+        // A page's file asked for by its own name (/pay.html, /dashboard.html): the pages' CSP
+        // too, never cached, like the routes that serve it.
+        res.header('content-security-policy', PAGE_CSP);
+        res.header('cache-control', 'no-store');
       }
     },
   });
