@@ -60,10 +60,12 @@ function Enrolment({
         <>
           <img class="pd-qr" src={svgImage(setup.qrSvg)} alt={t('qrAlt')} width={200} height={200} />
           <dl class="pd-facts">
-            <dt>{t('setupKey')}</dt>
-            <dd class="pd-code" data-testid="setup-key" translate={false}>
-              {setup.setupKey}
-            </dd>
+            <div>
+              <dt>{t('setupKey')}</dt>
+              <dd class="pd-code" data-testid="setup-key" translate={false}>
+                {setup.setupKey}
+              </dd>
+            </div>
           </dl>
           <CodeForm
             hint={t('codeHint')}
