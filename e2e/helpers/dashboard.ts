@@ -171,15 +171,19 @@ export async function enrol(
   return { setupKey, recoveryCodes };
 }
 
-/** A sale through a checkout session paid by card through the checkout API (as the hosted page pays). */
+/**
+ * A sale through a checkout session paid by card through the checkout API (as the hosted page
+ * pays); `overrides` go into the session's creation (a webhookUrl, say).
+ */
 export async function paidSale(
   request: APIRequestContext,
   server: DashboardServer,
   amount: string,
+  overrides: Record<string, unknown> = {},
 ): Promise<{ orderNumber: string; transactionId: string; email: string }> {
   const s = await createSession(
     request,
-    { amount, returnUrl: `http://127.0.0.1:${Number(new URL(server.base).port) + 1}/return` },
+    { amount, returnUrl: `http://127.0.0.1:${Number(new URL(server.base).port) + 1}/return`, ...overrides },
     server.base,
     server.merchant,
   );

@@ -52,7 +52,11 @@ export function Payments({ query }: { query: URLSearchParams }) {
         </a>
       </p>
       <p role="status" class="pd-muted" data-testid="payments-count">
-        {loaded.state === 'ok' ? t('paymentsShown', { n: loaded.data.payments.length }) : null}
+        {loaded.state === 'ok'
+          ? loaded.busy
+            ? t('loading')
+            : t('paymentsShown', { n: loaded.data.payments.length })
+          : null}
       </p>
       {loaded.state === 'loading' ? <Loading /> : null}
       {loaded.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
@@ -61,7 +65,7 @@ export function Payments({ query }: { query: URLSearchParams }) {
           {loaded.data.payments.length === 0 ? (
             <p>{t('noPayments')}</p>
           ) : (
-            <PaymentList payments={loaded.data.payments} />
+            <PaymentList payments={loaded.data.payments} busy={loaded.busy} />
           )}
           <nav class="pd-pager" aria-label={t('pages')}>
             {after ? (
@@ -169,10 +173,10 @@ function PaymentFiltersForm({
   );
 }
 
-function PaymentList({ payments }: { payments: Payment[] }) {
+function PaymentList({ payments, busy }: { payments: Payment[]; busy: boolean }) {
   const { t, lang } = useI18n();
   return (
-    <ul class="pd-list" data-testid="payment-list">
+    <ul class="pd-list" data-testid="payment-list" aria-busy={busy ? 'true' : undefined}>
       {payments.map((p) => (
         <li key={p.id} class="pd-item" data-testid="payment-row">
           <div class="pd-item-head">
