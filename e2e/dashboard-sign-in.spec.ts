@@ -211,7 +211,7 @@ test.describe('in Spanish', () => {
     await expect(
       page.getByRole('heading', { name: 'Configurar la verificación en dos pasos' }),
     ).toBeVisible();
-    await expect(page.getByText('Clave de configuración')).toBeVisible();
+    await expect(page.getByText('Clave de configuración', { exact: true })).toBeVisible();
     await expectAccessible(page);
     const setupKey = (await page.getByTestId('setup-key').textContent())!.trim();
     await page.getByLabel('Código de autenticación').fill(codeFor(server, setupKey));

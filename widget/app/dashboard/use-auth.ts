@@ -7,10 +7,13 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, onSessionEnded } from './api.ts';
 import type { SessionInfo } from './api-types.ts';
 
+/** Why no one is signed in: not yet, a session that ended by itself, or the user's Sign out. */
+export type SignedOutWhy = 'not-yet' | 'ended' | 'signed-out';
+
 export type Auth =
   | { state: 'checking' }
   | { state: 'unreachable' }
-  | { state: 'signed-out'; ended: boolean }
+  | { state: 'signed-out'; why: SignedOutWhy }
   | { state: 'second-factor' | 'in'; session: SessionInfo };
 
 export function useAuth(): { auth: Auth; refresh: () => Promise<void>; signOut: () => Promise<void> } {
@@ -22,7 +25,10 @@ export function useAuth(): { auth: Auth; refresh: () => Promise<void>; signOut: 
       const session = res.data;
       setAuth({ state: session.secondFactor === 'Verified' ? 'in' : 'second-factor', session });
     } else if (res.status === 401) {
-      setAuth((was) => ({ state: 'signed-out', ended: was.state === 'in' || was.state === 'second-factor' }));
+      setAuth((was) => ({
+        state: 'signed-out',
+        why: was.state === 'in' || was.state === 'second-factor' ? 'ended' : 'not-yet',
+      }));
     } else {
       setAuth({ state: 'unreachable' });
     }
@@ -30,12 +36,12 @@ export function useAuth(): { auth: Auth; refresh: () => Promise<void>; signOut: 
 
   const signOut = useCallback(async () => {
     await api.signOut();
-    setAuth({ state: 'signed-out', ended: false });
+    setAuth({ state: 'signed-out', why: 'signed-out' });
   }, []);
 
   useEffect(() => {
     onSessionEnded(() =>
-      setAuth((was) => (was.state === 'signed-out' ? was : { state: 'signed-out', ended: true })),
+      setAuth((was) => (was.state === 'signed-out' ? was : { state: 'signed-out', why: 'ended' })),
     );
     void refresh();
   }, [refresh]);

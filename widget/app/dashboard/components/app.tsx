@@ -46,7 +46,10 @@ export function App({ initial }: { initial: I18n }) {
     if (auth.state === 'checking' || auth.state === 'unreachable') return;
     const to = redirectFor(auth.state, route);
     if (!to) return;
-    if (auth.state === 'signed-out' && !PUBLIC_PAGES.includes(route.page)) wanted.current = at;
+    // The page a user was going to, or was on when the session ended; not after a Sign out.
+    if (auth.state === 'signed-out' && !PUBLIC_PAGES.includes(route.page)) {
+      wanted.current = auth.why === 'signed-out' ? null : at;
+    }
     if (auth.state === 'in' && wanted.current) {
       const back = wanted.current;
       wanted.current = null;
@@ -70,7 +73,7 @@ export function App({ initial }: { initial: I18n }) {
       route.page === 'forgot-password' ? (
         <ForgotPassword />
       ) : (
-        <SignIn ended={auth.ended} onSignedIn={refresh} />
+        <SignIn ended={auth.why === 'ended'} onSignedIn={refresh} />
       );
   } else if (auth.state === 'second-factor') {
     body = <SecondFactor session={auth.session} onVerified={refresh} onSignOut={signOut} />;
