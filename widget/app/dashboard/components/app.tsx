@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { I18nContext, useI18n } from '../i18n/context.ts';
 import { type I18n, type Lang, loadI18n, rememberLang } from '../i18n/index.ts';
 import { href, navigate, onLinkClick, PUBLIC_PAGES, type Route, useRoute } from '../route.ts';
-import { useAuth } from '../use-auth.ts';
+import { type Auth, useAuth } from '../use-auth.ts';
 import { ForgotPassword } from './forgot-password.tsx';
 import { Overview } from './overview.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
@@ -20,7 +20,7 @@ import { Header } from './header.tsx';
 import { SignIn } from './sign-in.tsx';
 
 /** The address a page that needs the user to be in redirects to, given where the user stands. */
-function redirectFor(state: string, route: Route): string | null {
+function redirectFor(state: Auth['state'], route: Route): string | null {
   const open = PUBLIC_PAGES.includes(route.page);
   if (state === 'signed-out' && (!open || route.page === 'second-factor')) return href('/sign-in');
   if (state === 'second-factor' && route.page !== 'second-factor') return href('/second-factor');
@@ -36,10 +36,14 @@ export function App({ initial }: { initial: I18n }) {
   const wanted = useRef<string | null>(null);
 
   const changeLang = (lang: Lang) => {
-    void loadI18n(lang).then((next) => {
-      rememberLang(lang);
-      setI18n(next);
-    });
+    // A dictionary that cannot be fetched leaves the page in the language it has.
+    loadI18n(lang).then(
+      (next) => {
+        rememberLang(lang);
+        setI18n(next);
+      },
+      () => undefined,
+    );
   };
 
   useEffect(() => {
