@@ -4,11 +4,16 @@
  * asks for the code (or a recovery code, once), a wrong code is refused, 10 wrong passwords lock
  * the user (the right one then fails too), the forgotten password's page, an idle session (the
  * server's clock moved past 15 minutes) returns to the sign-in saying so, and the whole walk by
- * keyboard alone. axe finds nothing on each page, none scrolls sideways at 320 px, and the pages
+ * keyboard alone; and the demo user a first start writes to DATA_DIR/demo-merchant.json signs in
+ * to the demo merchant (on the server playwright.config.ts starts). axe finds nothing on each page, none scrolls sideways at 320 px, and the pages
  * speak Spanish to a Spanish browser. Codes come from the setup key the page shows, made as an
  * authenticator app makes them (server/gateway/users/totp.ts).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { totpCode } from '../server/gateway/users/totp.ts';
+import { PAYFRAME_URL } from './helpers/checkout.ts';
 import {
   codeFor,
   type DashboardServer,
@@ -253,6 +258,27 @@ test('an idle session ends: after 15 minutes the next call returns to the sign-i
   await page.getByLabel('Authentication code').fill(codeFor(server, setupKey));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('heading', { name: 'Settlement', level: 1 })).toBeVisible();
+});
+
+test("the first start's demo user (DATA_DIR/demo-merchant.json) signs in to the demo merchant", async ({
+  page,
+}) => {
+  // The server playwright.config.ts starts, as `npm start` does on a first start.
+  const dir = process.env.PAYFRAME_E2E_DATA_DIR!;
+  const demo = JSON.parse(fs.readFileSync(path.join(dir, 'demo-merchant.json'), 'utf8')) as {
+    dashboardUser: string;
+    dashboardPassword: string;
+  };
+  await page.goto(`${PAYFRAME_URL}/dashboard`);
+  await fillSignIn(page, { username: demo.dashboardUser, password: demo.dashboardPassword });
+  await expect(page.getByRole('heading', { name: 'Set up two-step verification' })).toBeVisible();
+  const setupKey = (await page.getByTestId('setup-key').textContent())!.trim();
+  // That server's clock is the real one (this spec's own has been moved).
+  await page.getByLabel('Authentication code').fill(totpCode(setupKey, new Date()));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(`${demo.dashboardUser}, Payframe Demo Store`);
 });
 
 test('10 wrong passwords lock the user: the right password then fails too, with the same answer', async ({
