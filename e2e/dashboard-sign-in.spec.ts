@@ -5,9 +5,10 @@
  * the user (the right one then fails too), the forgotten password's page, an idle session (the
  * server's clock moved past 15 minutes) returns to the sign-in saying so, and the whole walk by
  * keyboard alone; and the demo user a first start writes to DATA_DIR/demo-merchant.json signs in
- * to the demo merchant (on the server playwright.config.ts starts). axe finds nothing on each page, none scrolls sideways at 320 px, and the pages
- * speak Spanish to a Spanish browser. Codes come from the setup key the page shows, made as an
- * authenticator app makes them (server/gateway/users/totp.ts).
+ * to the demo merchant (on the server playwright.config.ts starts). axe finds nothing on each
+ * page, none scrolls sideways at 320 px, and the pages speak Spanish to a Spanish browser. Codes
+ * come from the setup key the page shows, made as an authenticator app makes them
+ * (server/gateway/users/totp.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
