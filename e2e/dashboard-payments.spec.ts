@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { createSession, futureExpiry } from './helpers/checkout.ts';
+import { collectErrors } from './helpers/embed.ts';
 import {
   type DashboardServer,
   enrol,
@@ -198,7 +199,11 @@ test("a payment's page; a partial refund, then the rest, each asked first and an
 }) => {
   // Its session tells the merchant's webhook (nothing listens there: the delivery waits to be retried).
   const s = await sale(page, '40.00', { webhookUrl: `http://127.0.0.1:${PORT + 2}/webhooks` });
-  await page.goto(dashboard('/payments'));
+  const errors = collectErrors(page);
+  const response = await page.goto(dashboard('/payments'));
+  // The page's CSP: no inline script or style anywhere in the app, and nothing refused by it.
+  expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self'; style-src 'self'/);
+  expect(response?.headers()['content-security-policy']).not.toContain('unsafe-inline');
   await search(page, s.orderNumber);
   await expect(rows(page)).toHaveCount(1);
   await rows(page).getByRole('link').click();
@@ -239,6 +244,7 @@ test("a payment's page; a partial refund, then the rest, each asked first and an
   await expect(page.getByRole('button', { name: 'Refund' })).toHaveCount(0);
   await expect(page.getByTestId('timeline').getByText('Refunded')).toHaveCount(2);
   await expectAccessible(page);
+  expect(errors).toEqual([]);
 });
 
 test('a refund by keyboard alone', async ({ page }) => {
@@ -332,6 +338,7 @@ test('a payment link: made, paid by a shopper on the hosted page, shown paid; an
   browser,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const errors = collectErrors(page);
   const order = `LINK-${Date.now()}`;
   await page.goto(dashboard());
   await nav(page).getByRole('link', { name: 'Payment links' }).click();
@@ -396,6 +403,7 @@ test('a payment link: made, paid by a shopper on the hosted page, shown paid; an
   await expect(page.getByTestId('link-result')).toHaveText(`The link for order ${other} is canceled.`);
   await expect(open.getByTestId('link-status')).toHaveText('Canceled');
   await expectAccessible(page);
+  expect(errors).toEqual([]); // the QR codes (data: images) and the chart within the page's CSP
 });
 
 test.describe('in Spanish', () => {
