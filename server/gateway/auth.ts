@@ -22,7 +22,7 @@ import {
 import type { Principal } from './port.ts';
 import { accessOf } from './principal.ts';
 import { bearerToken } from '../http/authorization.ts';
-import { useSession } from './users/login-sessions.ts';
+import { type SessionState, sessionExisted, useSession } from './users/login-sessions.ts';
 
 const MERCHANT_ID = /^[1-9]\d{0,18}$/;
 
@@ -92,6 +92,25 @@ export async function recordFailure(db: Queryable, subject: string, now: Date): 
 export interface Authenticated {
   principal: Principal;
   merchant?: Merchant;
+  /**
+   * The caller's address for throttles and audit: the client's the checkout relays for (vouched
+   * for by the service key), else the connection's. Absent in process (the context's is right).
+   */
+  clientAddress?: string;
+  /** A merchant user's Login session, as found (and refreshed) by the check of its token. */
+  session?: SessionState;
+}
+
+/** The throttle's refusal: the same answer for every credential. */
+function throttled(wait: number): PayframeError {
+  return new PayframeError(
+    'rate_limited',
+    'Too many failed sign-ins. Please wait and try again.',
+    undefined,
+    {
+      retryAfterSeconds: wait,
+    },
+  );
 }
 
 /**
@@ -140,16 +159,16 @@ export async function authenticate(
     sameSecret(relay.credential, deps.serviceKey) &&
     net.isIP(relay.clientAddress) !== 0;
   const clientAddress = relayed ? relay.clientAddress : remoteAddress;
-  if (bearer !== null) return authenticateUser(deps, bearer, clientAddress);
+  if (bearer !== null) return { ...(await authenticateUser(deps, bearer, clientAddress)), clientAddress };
   const credential = parseBasic(authorization);
   if (!credential) {
-    if (accessOf(operation) === 'public') return { principal: { kind: 'anonymous' } };
+    if (accessOf(operation) === 'public') return { principal: { kind: 'anonymous' }, clientAddress };
     throw new PayframeError('unauthorized');
   }
   const isServiceKey = (key: string) => !!deps.serviceKey && sameSecret(key, deps.serviceKey);
   // The checkout server itself is never throttled: failures relayed through it must not lock it out.
   if (credential.username === SERVICE_USERNAME && isServiceKey(credential.password))
-    return { principal: { kind: 'service' } };
+    return { principal: { kind: 'service' }, clientAddress };
   const now = deps.now();
   const subject = `ip:${clientAddress}`;
   const merchantId = MERCHANT_ID.test(credential.username) ? credential.username : null;
@@ -160,22 +179,14 @@ export async function authenticate(
       : null;
   if (digest !== null && !cache.mayBeFailing(subject)) {
     const merchant = cache.merchantOfCredential(digest);
-    if (merchant) return { principal: { kind: 'merchant', merchantId: merchant.id }, merchant };
+    if (merchant)
+      return { principal: { kind: 'merchant', merchantId: merchant.id }, merchant, clientAddress };
   }
   const generation = cache.generation;
   const found = await throttleAndMerchant(deps.db, subject, merchantId);
   if (waitFor(found.failures, found.windowStart, now, 1) > 0) cache.noteFailing(subject);
   const wait = waitFor(found.failures, found.windowStart, now);
-  if (wait > 0) {
-    throw new PayframeError(
-      'rate_limited',
-      'Too many failed sign-ins. Please wait and try again.',
-      undefined,
-      {
-        retryAfterSeconds: wait,
-      },
-    );
-  }
+  if (wait > 0) throw throttled(wait);
   // A wrong service key, an unknown merchant and a wrong key all take the same constant-time check.
   const joined = found.row ? merchantOfJoined(found.row) : null;
   const stored = joined ? deps.merchants.transactionKeyOf(joined.keyEnc) : null;
@@ -187,7 +198,11 @@ export async function authenticate(
     // A disabled merchant's right key is refused like a wrong one, but is not a guess to count.
     if (joined.disabled) throw new PayframeError('unauthorized');
     if (digest !== null) cache.remember(joined, generation, digest);
-    return { principal: { kind: 'merchant', merchantId: joined.merchant.id }, merchant: joined.merchant };
+    return {
+      principal: { kind: 'merchant', merchantId: joined.merchant.id },
+      merchant: joined.merchant,
+      clientAddress,
+    };
   }
   await recordFailure(deps.db, subject, now);
   cache.noteFailing(subject);
@@ -200,29 +215,23 @@ export function hasCredential(authorization: string | undefined): boolean {
 }
 
 /**
- * A merchant user's Login session token (the dashboard). A token that names no live session counts
- * as a failed sign-in of the address, like a wrong key: guessing tokens meets the same throttle.
+ * A merchant user's Login session token (the dashboard). A token that names no session at all is a
+ * guess: it counts as a failed sign-in of the address, like a wrong key, and meets the same
+ * throttle. A session that ended (idle, expired, signed out) is refused without counting: dashboard
+ * tabs waking after a break must not throttle the merchant's integration on the same address.
  */
 async function authenticateUser(
   deps: AuthDeps,
   token: string,
-  remoteAddress: string,
+  clientAddress: string,
 ): Promise<Authenticated> {
   const now = deps.now();
   const session = await useSession(deps.db, token, now, deps.userIdleMinutes);
-  if (session) return { principal: session.principal };
-  const subject = `ip:${remoteAddress}`;
+  if (session) return { principal: session.principal, session };
+  if (await sessionExisted(deps.db, token)) throw new PayframeError('unauthorized');
+  const subject = `ip:${clientAddress}`;
   const wait = await throttledFor(deps.db, subject, now);
-  if (wait > 0) {
-    throw new PayframeError(
-      'rate_limited',
-      'Too many failed sign-ins. Please wait and try again.',
-      undefined,
-      {
-        retryAfterSeconds: wait,
-      },
-    );
-  }
+  if (wait > 0) throw throttled(wait);
   await recordFailure(deps.db, subject, now);
   deps.merchants.cache.noteFailing(subject);
   throw new PayframeError('unauthorized');
@@ -260,6 +269,9 @@ export function actOn(principal: Principal, merchantId: string | null | undefine
     }
     return principal.merchantId;
   }
+  // Only the checkout server names the merchant it acts for; anyone else acts for none.
+  if (principal.kind !== 'service')
+    throw new PayframeError('forbidden', 'This caller may not act on a merchant.');
   if (!merchantId) throw new PayframeError('invalid_request', 'A merchant id is required.');
   return merchantId;
 }

@@ -6,6 +6,7 @@ import type { Merchant, MerchantStore } from './merchants/merchant-store.ts';
 import type { Principal } from './port.ts';
 import type { Processor } from './processor/processor.ts';
 import type { SecretBox } from './secret-box.ts';
+import type { SessionState } from './users/login-sessions.ts';
 import type { CheckoutSessionStore } from './sessions/checkout-session-store.ts';
 import type { ThreeDsService } from './three-ds/three-ds-service.ts';
 import type { CardVault } from './vault/card-vault.ts';
@@ -43,6 +44,13 @@ export interface GatewayCall {
   context: CallContext;
   /** A merchant caller's row as read when its key was checked (the same request: fresh enough). */
   merchant?: Merchant;
+  /**
+   * The caller's address for throttles and audit: the browser's or merchant's the checkout relays
+   * for, else the connection's (auth.ts `Authenticated.clientAddress`).
+   */
+  clientAddress: string;
+  /** A merchant user's Login session, as its token's check found it (the dashboard). */
+  session?: SessionState;
 }
 
 export type Handler<P, R> = (params: P, call: GatewayCall, deps: GatewayDeps) => Promise<R>;

@@ -141,13 +141,19 @@ export function createGateway(
       deps: GatewayDeps,
     ) => Promise<unknown>;
     service[op.name] = async (params, context) => {
-      const { principal, merchant } = await callerOf(deps, op.name, context);
+      const { principal, merchant, clientAddress, session } = await callerOf(deps, op.name, context);
       authorizeOperation(principal, op.name);
       // A card number first (the graver problem, named as such however it is spelled), then the
       // text policy, which also puts the text in NFC for the handler.
       refuseCardNumbers(op.name, params);
       const text = textPolicy(op.name, params);
-      const call = { principal, context, ...(merchant ? { merchant } : {}) };
+      const call: GatewayCall = {
+        principal,
+        context,
+        clientAddress: clientAddress ?? context.remoteAddress,
+        ...(merchant ? { merchant } : {}),
+        ...(session ? { session } : {}),
+      };
       const user = principal.kind === 'merchant' ? principal.user : undefined;
       if (!user || !auditsUserCall(op.name)) return handler(text, call, deps);
       // A dashboard user's change: recorded with the user, whatever came of it.
@@ -157,7 +163,12 @@ export function createGateway(
       } catch (error) {
         outcome = { error };
       }
-      await recordUserCall(deps.db, user, op.name, context, deps.now(), text, outcome);
+      // The change stands whatever becomes of its record: answering an error for a refund that was
+      // made would invite a second one. A record that fails is logged instead.
+      await recordUserCall(deps.db, user, op.name, call.clientAddress, deps.now(), text, outcome).catch(
+        (err: unknown) =>
+          context.log.error({ err, user: user.userId, operation: op.name }, 'audit of a user change failed'),
+      );
       if ('error' in outcome) throw outcome.error;
       return outcome.result;
     };

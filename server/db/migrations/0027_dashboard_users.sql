@@ -4,9 +4,8 @@
 -- release neither reads nor writes these columns, and its sessions keep working as before.
 
 -- The setup key (base32), encrypted with the vault's secret key like a TransactionKey; null until
--- the user enrolled. `totp_pending_enc` is a key shown for enrolment and not confirmed by a code yet.
+-- the user enrolled.
 alter table merchant_users add column totp_secret_enc text;
-alter table merchant_users add column totp_pending_enc text;
 alter table merchant_users add column totp_enrolled_at timestamptz;
 -- The last time step whose code was accepted: a code is never accepted twice (RFC 6238 §5.2).
 alter table merchant_users add column totp_last_step bigint;
@@ -25,3 +24,6 @@ create table user_recovery_codes (
 alter table login_sessions add column last_used_at timestamptz;
 alter table login_sessions add column second_factor_at timestamptz;
 alter table login_sessions add column ended_at timestamptz;
+-- A setup key shown to this session for enrolment, not confirmed by a code yet: the session's own,
+-- so another sign-in with the same password cannot replace it under the user's feet.
+alter table login_sessions add column totp_pending_enc text;

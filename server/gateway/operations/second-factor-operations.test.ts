@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../../../shared/contract/index.ts';
+import { createGateway } from '../gateway.ts';
+import type { CallContext } from '../port.ts';
+import { OPERATION_ACCESS } from '../principal.ts';
 import { databaseTargets } from '../../testing/databases.ts';
 import { soapCall } from '../testing/soap-call.ts';
 import { ANN, openUsersWorld, type UsersWorld } from '../testing/users-world.ts';
@@ -176,5 +180,83 @@ describe.each(databaseTargets())('the dashboard user session on $name', (target)
 
     const forged = `ls_${'A'.repeat(43)}`;
     expect((await call('GetUserSession', forged)).status).toBe(401);
+  });
+
+  it('answers nothing but the four session operations before the second factor, in process too', async () => {
+    await w.newUser('fay.pending');
+    const token = await signIn('fay.pending');
+    const service = createGateway(w.deps) as unknown as Record<
+      string,
+      (p: unknown, c: CallContext) => Promise<unknown>
+    >;
+    const context: CallContext = {
+      binding: 'inProcess',
+      requestId: 'only-four',
+      remoteAddress: '192.0.2.10',
+      log: w.app.log,
+      authorization: `Bearer ${token}`,
+    };
+    const answered: string[] = [];
+    for (const op of operations) {
+      const access = OPERATION_ACCESS[op.name];
+      if (access === 'public' || access === 'user') continue;
+      const code = await service[op.name]!({}, context).then(
+        () => 'answered',
+        (err: { code?: string }) => err.code,
+      );
+      if (code !== 'second_factor_required') answered.push(`${op.name}: ${code}`);
+    }
+    expect(answered).toEqual([]);
+  });
+
+  it('keeps each sign-in’s enrolment key its own, and enrols nothing while the user is locked', async () => {
+    await w.newUser('gus.enrol');
+    const first = await signIn('gus.enrol');
+    const second = await signIn('gus.enrol');
+    const a = (await call('BeginSecondFactorEnrolment', first)).result as { SetupKey: string };
+    const b = (await call('BeginSecondFactorEnrolment', second)).result as { SetupKey: string };
+    expect(a.SetupKey).not.toBe(b.SetupKey);
+    // The first sign-in's key still completes its own enrolment.
+    expect(
+      (await call('VerifySecondFactor', first, { code: totpCode(a.SetupKey, w.clock.now) })).result,
+    ).toMatchObject({ Verified: true });
+
+    await w.newUser('hal.locked');
+    const token = await signIn('hal.locked');
+    const setup = (await call('BeginSecondFactorEnrolment', token)).result as { SetupKey: string };
+    for (let i = 0; i < 10; i++) await w.login('hal.locked', `wrong password ${i}`);
+    const late = await call('VerifySecondFactor', token, { code: totpCode(setup.SetupKey, w.clock.now) });
+    expect(late.result).toMatchObject({ Verified: false });
+    const { rows } = await w.db.query<{ enrolled: boolean; codes: number }>(
+      `select u.totp_enrolled_at is not null as enrolled,
+              (select count(*)::int from user_recovery_codes c where c.user_id = u.id) as codes
+         from merchant_users u where username = 'hal.locked'`,
+    );
+    expect(rows[0]).toEqual({ enrolled: false, codes: 0 });
+    expect((await call('GetUserSession', token)).status).toBe(401);
+  });
+
+  it('refuses an ended session’s token without counting it as a guess', async () => {
+    await w.newUser('ida.idle');
+    const { token } = await enrol('ida.idle');
+    expect((await call('EndUserSession', token)).status).toBe(200);
+    for (let i = 0; i < 12; i++) expect((await call('GetUserSession', token)).status).toBe(401);
+    const info = await soapCall(w.app, 'GetMerchantInfo', { merchantID: w.a.id }, w.a.as);
+    expect(info.status).toBe(200);
+  });
+
+  it('keeps a user’s change when its audit record cannot be written (logged instead)', async () => {
+    await w.newUser('jo.audit');
+    const { token } = await enrol('jo.audit');
+    await w.db.exec('alter table audit_events rename to audit_events_away');
+    try {
+      const made = await call('CreateHostedPayment', token, {
+        request: { MerchantID: w.a.id, Amount: '3.00', OrderNumber: 'AUDIT-DOWN' },
+      });
+      expect(made.status).toBe(200);
+      expect((made.result as { Success: boolean }).Success).toBe(true);
+    } finally {
+      await w.db.exec('alter table audit_events_away rename to audit_events');
+    }
   });
 });

@@ -4,14 +4,13 @@
  * (`Authorization: Bearer ls_…`, auth.ts); these four answer before the second factor is verified,
  * everything else only after (principal.ts `user`).
  */
-import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import type { SecondFactorState } from '../../../shared/contract/extensions.ts';
+import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { PayframeError } from '../../errors.ts';
-import { bearerToken } from '../../http/authorization.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import type { SignedInUser } from '../port.ts';
 import { type AuditEvent, recordAudit, userResource } from '../users/audit.ts';
-import { endSession, endUserSessions, useSession, verifySession } from '../users/login-sessions.ts';
+import { endSession, endUserSessions, type SessionState, verifySession } from '../users/login-sessions.ts';
 import {
   acceptTotp,
   beginEnrolment,
@@ -28,25 +27,11 @@ export const CODE_VERIFIED = 'Verified.';
 /** The issuer an authenticator app shows beside the account. */
 const ISSUER = 'Payframe';
 
-function signedInUser(call: GatewayCall): SignedInUser {
-  const p = call.principal;
-  if ((p.kind === 'merchant' || p.kind === 'user') && p.user) return p.user;
-  throw new PayframeError('forbidden', "This operation is for a merchant user's own session.");
-}
-
-/** The session as the authentication found it a moment ago (a second read also refreshes it). */
-async function sessionOf(call: GatewayCall, deps: GatewayDeps) {
-  const token = bearerToken(call.context.authorization) ?? '';
-  const session = await useSession(deps.db, token, deps.now(), deps.userIdleMinutes);
-  if (!session) throw new PayframeError('unauthorized');
-  return session;
-}
-
-async function merchantNameOf(deps: GatewayDeps, merchantId: string): Promise<string | undefined> {
-  const { rows } = await deps.db.query<{ name: string }>('select name from merchants where id = $1', [
-    merchantId,
-  ]);
-  return rows[0]?.name;
+/** The caller's session: authorizeOperation let only a signed-in user's through (principal.ts). */
+function sessionOf(call: GatewayCall): { user: SignedInUser; session: SessionState } {
+  const session = call.session;
+  if (!session) throw new PayframeError('forbidden', "This operation is for a merchant user's own session.");
+  return { user: session.principal.user, session };
 }
 
 export async function getUserSession(
@@ -54,8 +39,7 @@ export async function getUserSession(
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'GetUserSession'>> {
-  signedInUser(call);
-  const session = await sessionOf(call, deps);
+  const { session } = sessionOf(call);
   const { rows } = await deps.db.query<{ username: string; email: string | null; name: string }>(
     `select u.username, u.email, m.name from merchant_users u join merchants m on m.id = u.merchant_id
      where u.id = $1`,
@@ -83,47 +67,66 @@ export async function beginSecondFactorEnrolment(
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'BeginSecondFactorEnrolment'>> {
-  const user = signedInUser(call);
-  const setupKey = await beginEnrolment(deps.db, deps.secrets, user.userId);
+  const { user, session } = sessionOf(call);
+  const setupKey = await beginEnrolment(deps.db, deps.secrets, user.userId, user.sessionId);
   if (!setupKey) {
     throw new PayframeError('conflict', 'A second factor is already set up for this user.');
   }
-  const session = await sessionOf(call, deps);
-  const merchantName = await merchantNameOf(deps, session.merchantId);
-  const issuer = merchantName ? `${ISSUER} (${merchantName})` : ISSUER;
+  const { rows } = await deps.db.query<{ name: string }>('select name from merchants where id = $1', [
+    session.merchantId,
+  ]);
+  const issuer = rows[0] ? `${ISSUER} (${rows[0].name})` : ISSUER;
   return { SetupKey: setupKey, OtpAuthUri: otpAuthUri(issuer, user.userName, setupKey) };
 }
 
+/** Thrown inside the verification's transaction to roll it back: the user is locked. */
+class LockedWhileVerifying extends Error {}
+
 /**
- * A TOTP code (six digits) or a recovery code for the caller's session. Right: the session is
- * verified, the failure count cleared, and an enrolment answers the ten recovery codes. Wrong: a
- * failed sign-in; the tenth in a row locks the user and ends its sessions.
+ * A TOTP code (six digits) or a recovery code for the caller's session. Right: in one transaction
+ * the code is spent, the failure count cleared, the session verified and, for an enrolment, the ten
+ * recovery codes made — or, when the user is locked meanwhile, none of it. Wrong: a failed sign-in;
+ * the tenth in a row locks the user and ends its sessions.
  */
 export async function verifySecondFactor(
   params: OperationParams<'VerifySecondFactor'>,
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'VerifySecondFactor'>> {
-  const user = signedInUser(call);
+  const { user } = sessionOf(call);
   const now = deps.now();
   const code = (params.code ?? '').trim();
-  const row = await secondFactorOf(deps.db, user.userId);
+  const row = await secondFactorOf(deps.db, user.userId, user.sessionId);
   if (!row) throw new PayframeError('unauthorized');
   const enrolling = row.totp_enrolled_at === null;
+  const byRecovery = !enrolling && isRecoveryCodeShape(code);
   const audit = {
     actor: userResource(user.userId),
     resource: userResource(user.userId),
-    origin: call.context.remoteAddress,
+    origin: call.clientAddress,
     at: now,
   } satisfies Partial<AuditEvent>;
 
-  const byRecovery = !enrolling && isRecoveryCodeShape(code);
-  const accepted = byRecovery
-    ? await useRecoveryCode(deps.db, user.userId, code, now)
-    : await acceptTotp(deps.db, deps.secrets, user.userId, row, code.replace(/\s/g, ''), now);
+  let verified: { recoveryCodes?: string[] } | null;
+  let locked = false;
+  try {
+    verified = await deps.db.transaction(async (tx) => {
+      const accepted = byRecovery
+        ? await useRecoveryCode(tx, user.userId, code, now)
+        : await acceptTotp(tx, deps.secrets, user.userId, row, code.replace(/\s/g, ''), now);
+      if (!accepted) return null;
+      if (!(await recordSuccessfulLogin(tx, user.userId, now))) throw new LockedWhileVerifying();
+      await verifySession(tx, user.sessionId, now);
+      return enrolling ? { recoveryCodes: await newRecoveryCodes(tx, user.userId, now) } : {};
+    });
+  } catch (err) {
+    if (!(err instanceof LockedWhileVerifying)) throw err;
+    verified = null;
+    locked = true;
+  }
 
-  if (!accepted || !(await recordSuccessfulLogin(deps.db, user.userId, now))) {
-    const locked = accepted ? true : await recordFailedLogin(deps.db, user.userId, now);
+  if (!verified) {
+    locked ||= await recordFailedLogin(deps.db, user.userId, now);
     await recordAudit(deps.db, {
       ...audit,
       action: 'user.second_factor',
@@ -137,8 +140,6 @@ export async function verifySecondFactor(
     }
     return { Verified: false, Message: CODE_INVALID };
   }
-  await verifySession(deps.db, user.sessionId, now);
-  const recoveryCodes = enrolling ? await newRecoveryCodes(deps.db, user.userId, now) : undefined;
   await recordAudit(deps.db, {
     ...audit,
     action: enrolling ? 'user.second_factor_enrolled' : 'user.second_factor',
@@ -148,7 +149,7 @@ export async function verifySecondFactor(
   return {
     Verified: true,
     Message: CODE_VERIFIED,
-    ...(recoveryCodes ? { RecoveryCodes: recoveryCodes } : {}),
+    ...(verified.recoveryCodes ? { RecoveryCodes: verified.recoveryCodes } : {}),
   };
 }
 
@@ -157,7 +158,7 @@ export async function endUserSession(
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'EndUserSession'>> {
-  const user = signedInUser(call);
+  const { user } = sessionOf(call);
   const now = deps.now();
   await endSession(deps.db, user.sessionId, now);
   await recordAudit(deps.db, {
@@ -165,7 +166,7 @@ export async function endUserSession(
     action: 'user.logout',
     resource: userResource(user.userId),
     outcome: 'success',
-    origin: call.context.remoteAddress,
+    origin: call.clientAddress,
     at: now,
   });
   return { Status: true, Message: 'Signed out.' };

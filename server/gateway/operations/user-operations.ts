@@ -12,7 +12,6 @@
  * so the answer's time does not depend on it either.
  */
 
-import net from 'node:net';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { PayframeError } from '../../errors.ts';
 import type { NotificationMessage } from '../../notify/notifier.ts';
@@ -52,25 +51,12 @@ export interface LoginProfile {
  */
 export const LOGIN_FAILURES_PER_ADDRESS = 30;
 
-/**
- * Who is signing in, for the throttle and the audit: the caller's address, or, when the checkout
- * server relays the sign-in (the dashboard in the split wiring: the service credential with
- * `x-payframe-client-address`), the address of the browser it relays for — else every failure
- * behind one checkout would count against the checkout itself.
- */
-function clientAddressOf(call: GatewayCall): string {
-  const relayed = call.context.relay?.clientAddress;
-  return call.principal.kind === 'service' && relayed && net.isIP(relayed) !== 0
-    ? relayed
-    : call.context.remoteAddress;
-}
-
 export async function login(
   params: OperationParams<'Login'>,
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'Login'>> {
-  const subject = `login:${clientAddressOf(call)}`;
+  const subject = `login:${call.clientAddress}`;
   const wait = await throttledFor(deps.db, subject, deps.now(), LOGIN_FAILURES_PER_ADDRESS);
   if (wait > 0) {
     throw new PayframeError(
@@ -96,7 +82,7 @@ async function attemptLogin(
   const userName = r?.UserName?.trim() ?? '';
   const password = r?.Password ?? '';
   const now = deps.now();
-  const origin = clientAddressOf(call);
+  const origin = call.clientAddress;
   const failed = { Status: false, Message: LOGIN_FAILED };
 
   const user = userName && userName.length <= 100 ? await findUserByName(deps.db, userName) : null;
@@ -187,7 +173,7 @@ export async function forgotPassword(
     action: 'user.password_reset_requested',
     resource: matched ? userResource(user.id) : null,
     outcome: 'info',
-    origin: clientAddressOf(call),
+    origin: call.clientAddress,
     detail: { matched },
     at: now,
   });

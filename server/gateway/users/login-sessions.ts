@@ -9,12 +9,10 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import type { Principal, SignedInUser } from '../port.ts';
-import { tokenHash } from './user-store.ts';
+import { isSessionToken, tokenHash } from './user-store.ts';
 
 /** The longest a session may idle (PCI DSS 8.2.8); DASHBOARD_IDLE_MINUTES may make it shorter. */
 export const IDLE_MINUTES = 15;
-
-const TOKEN = /^ls_[A-Za-z0-9_-]{43}$/;
 
 export interface SessionState {
   principal: Extract<Principal, { kind: 'merchant' | 'user' }> & { user: SignedInUser };
@@ -48,7 +46,7 @@ export async function useSession(
   now: Date,
   idleMinutes = IDLE_MINUTES,
 ): Promise<SessionState | null> {
-  if (!TOKEN.test(token)) return null;
+  if (!isSessionToken(token)) return null;
   const { rows } = await q.query<SessionRow>(
     `with s as (
        update login_sessions set last_used_at = $2
@@ -78,10 +76,18 @@ export async function useSession(
   };
 }
 
+/** Whether a token names a session that existed, whatever became of it (else it is a guess). */
+export async function sessionExisted(q: Queryable, token: string): Promise<boolean> {
+  if (!isSessionToken(token)) return false;
+  const { rows } = await q.query('select 1 from login_sessions where token_hash = $1', [tokenHash(token)]);
+  return rows.length > 0;
+}
+
 /** Marks the session's second factor verified: from now on it acts as its merchant. */
 export async function verifySession(q: Queryable, sessionId: string, now: Date): Promise<void> {
   await q.query(
-    'update login_sessions set second_factor_at = $2 where token_hash = $1 and second_factor_at is null',
+    `update login_sessions set second_factor_at = $2, totp_pending_enc = null
+      where token_hash = $1 and second_factor_at is null`,
     [sessionId, now],
   );
 }

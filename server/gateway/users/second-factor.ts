@@ -3,7 +3,7 @@
  * a TOTP authenticator at its first sign-in and gets ten single-use recovery codes, shown once.
  *
  * - The setup key is stored encrypted under the vault's secret key (SecretBox), as TransactionKeys
- *   are. Enrolment keeps it pending until a code made with it is verified.
+ *   are. Enrolment keeps it pending on the session that asked until a code made with it is verified.
  * - A code is accepted at most once: the step it matched must be later than the last accepted one,
  *   checked and recorded in one statement, so two instances cannot both accept the same code.
  * - Recovery codes carry 80 random bits; each is stored as its SHA-256 and marked used in the
@@ -19,36 +19,51 @@ export const RECOVERY_CODE_COUNT = 10;
 
 export interface SecondFactorRow {
   totp_secret_enc: string | null;
-  totp_pending_enc: string | null;
   totp_enrolled_at: Date | null;
+  /** The pending setup key of the session asking (enrolment only). */
+  totp_pending_enc: string | null;
 }
 
-export async function secondFactorOf(q: Queryable, userId: string): Promise<SecondFactorRow | null> {
+/** The user's second factor, with the pending key of one of its sessions. */
+export async function secondFactorOf(
+  q: Queryable,
+  userId: string,
+  sessionId: string,
+): Promise<SecondFactorRow | null> {
   const { rows } = await q.query<SecondFactorRow>(
-    'select totp_secret_enc, totp_pending_enc, totp_enrolled_at from merchant_users where id = $1',
-    [userId],
+    `select u.totp_secret_enc, u.totp_enrolled_at, s.totp_pending_enc
+       from merchant_users u left join login_sessions s on s.token_hash = $2 and s.user_id = u.id
+      where u.id = $1`,
+    [userId, sessionId],
   );
   return rows[0] ?? null;
 }
 
-/** A new pending setup key for a user not enrolled yet (null when it is enrolled). */
+/**
+ * A new pending setup key for the session of a user not enrolled yet (null when it is enrolled).
+ * The key is the session's: each sign-in enrolling sees its own, and only a code of that key
+ * completes the enrolment from that session.
+ */
 export async function beginEnrolment(
   q: Queryable,
   secrets: SecretBox,
   userId: string,
+  sessionId: string,
 ): Promise<string | null> {
   const setupKey = newTotpSecret();
   const { rowCount } = await q.query(
-    'update merchant_users set totp_pending_enc = $2 where id = $1 and totp_enrolled_at is null',
-    [userId, secrets.encrypt(setupKey)],
+    `update login_sessions s set totp_pending_enc = $3
+       from merchant_users u
+      where s.token_hash = $2 and s.user_id = $1 and u.id = s.user_id and u.totp_enrolled_at is null`,
+    [userId, sessionId, secrets.encrypt(setupKey)],
   );
   return rowCount === 1 ? setupKey : null;
 }
 
 /**
- * Accepts a TOTP code against the user's key (its pending one while enrolling): true when the code
- * matches a step later than any accepted before, which is then recorded. Completing an enrolment
- * makes the pending key the user's.
+ * Accepts a TOTP code against the user's key (the session's pending one while enrolling): true
+ * when the code matches a step later than any accepted before, which is then recorded. Completing
+ * an enrolment makes the pending key the user's.
  */
 export async function acceptTotp(
   q: Queryable,
@@ -65,9 +80,8 @@ export async function acceptTotp(
   if (step === null) return false;
   const { rowCount } = enrolling
     ? await q.query(
-        `update merchant_users set totp_secret_enc = totp_pending_enc, totp_pending_enc = null,
-           totp_enrolled_at = $3, totp_last_step = $2
-         where id = $1 and totp_enrolled_at is null and totp_pending_enc = $4`,
+        `update merchant_users set totp_secret_enc = $4, totp_enrolled_at = $3, totp_last_step = $2
+         where id = $1 and totp_enrolled_at is null`,
         [userId, step, now, blob],
       )
     : await q.query(

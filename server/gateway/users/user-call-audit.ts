@@ -2,14 +2,14 @@
  * What a signed-in merchant user changed through the Transaction Service (the dashboard, issue 15):
  * every state-changing call a user makes is recorded in `audit_events` with the user as its actor,
  * whichever operation it was (refund, void, capture, settle, a payment link made or canceled),
- * successful or refused. Only references, amounts and outcomes are kept: a fixed list of field
- * names, never card data or free text.
+ * successful or refused. Only references (transaction ids, the merchant's order number), amounts
+ * and outcomes are kept: a fixed list of field names, never card data, tokens or other text.
  */
 import { changesState } from '../../../shared/contract/effects.ts';
 import type { OperationName } from '../../../shared/contract/operations.ts';
 import { PayframeError } from '../../errors.ts';
 import type { Queryable } from '../../db/database.ts';
-import type { CallContext, SignedInUser } from '../port.ts';
+import type { SignedInUser } from '../port.ts';
 import { OPERATION_ACCESS } from '../principal.ts';
 import { recordAudit, userResource } from './audit.ts';
 
@@ -23,7 +23,6 @@ const KEPT = [
   'ResponseCode',
   'SettlementID',
   'BatchNumber',
-  'token',
   'Success',
   'Status',
 ] as const;
@@ -48,7 +47,7 @@ export async function recordUserCall(
   db: Queryable,
   user: SignedInUser,
   operation: OperationName,
-  context: CallContext,
+  origin: string,
   at: Date,
   params: unknown,
   outcome: { result: unknown } | { error: unknown },
@@ -61,7 +60,7 @@ export async function recordUserCall(
     actor: userResource(user.userId),
     action: `operation.${operation}`,
     outcome: 'result' in outcome ? 'success' : 'failure',
-    origin: context.remoteAddress,
+    origin,
     detail,
     at,
   });

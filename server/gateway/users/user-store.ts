@@ -185,6 +185,11 @@ export interface LoginSession {
   expiresAt: Date;
 }
 
+/** A Login session token's shape: `ls_` + 32 random bytes, base64url. */
+export function isSessionToken(token: string): boolean {
+  return /^ls_[A-Za-z0-9_-]{43}$/.test(token);
+}
+
 /** A new opaque session token (`ls_` + 32 random bytes, base64url), stored as its hash, 12 h. */
 export async function createLoginSession(q: Queryable, userId: string, now: Date): Promise<LoginSession> {
   const token = `ls_${crypto.randomBytes(32).toString('base64url')}`;
@@ -194,16 +199,4 @@ export async function createLoginSession(q: Queryable, userId: string, now: Date
     [tokenHash(token), userId, expiresAt, now],
   );
   return { token, expiresAt };
-}
-
-/** The user a session token belongs to, while it is valid. */
-export async function userForSession(q: Queryable, token: string, now: Date): Promise<MerchantUser | null> {
-  if (!/^ls_[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const { rows } = await q.query<UserRow>(
-    `select u.*, m.name as merchant_name from login_sessions s
-       join merchant_users u on u.id = s.user_id join merchants m on m.id = u.merchant_id
-     where s.token_hash = $1 and s.expires_at > $2`,
-    [tokenHash(token), now],
-  );
-  return rows[0] ? fromRow(rows[0]) : null;
 }
