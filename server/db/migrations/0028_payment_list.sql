@@ -1,5 +1,5 @@
 -- The merchant dashboard's reads (issue 15; server/gateway/payments/payment-figures.ts and
--- payment-timeline.ts). Expand only: two indexes on existing tables, neither unique.
+-- payment-timeline.ts). Expand only: indexes on existing tables, none unique.
 --
 -- A batch's count and net (GetSettlementSummary) join its transactions by batch_id, which had no
 -- index: each of the 50 batches listed would scan the table. Partial, so a payment (inserted
@@ -9,3 +9,7 @@ create index transactions_batch on transactions (batch_id) where batch_id is not
 -- A payment's timeline finds the 3-D Secure challenge of its checkout session (GetPayment).
 create index three_ds_challenges_session on three_ds_challenges (checkout_session_id)
   where checkout_session_id is not null;
+
+-- A payment's webhook deliveries (the checkout's events of its session, server/checkout/webhooks.ts
+-- webhookDeliveriesOf): without it, each payment page scanned every merchant's events.
+create index checkout_webhook_events_session on checkout_webhook_events (session_token);
