@@ -96,19 +96,32 @@ test("Overview: today's and 30 days' volume, approvals and declines, and the cha
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   for (const id of ['today', 'last-30-days']) {
     const figures = page.getByTestId(id);
-    await expect(figures.getByRole('definition').nth(0)).toHaveText('50.00');
+    await expect(figures.getByRole('definition').nth(0)).toHaveText('$50.00');
     await expect(figures.getByRole('definition').nth(1)).toHaveText('2');
     await expect(figures.getByRole('definition').nth(2)).toHaveText('1');
   }
+  // One currency: nothing to choose.
+  await expect(page.getByLabel('Currency')).toHaveCount(0);
   await expect(
     page.getByRole('img', {
-      name: /^Bar chart of the daily volume over the last 30 days\. Highest: 50\.00 on /,
+      name: /^Bar chart of the daily volume over the last 30 days\. Highest: \$50\.00 on /,
     }),
   ).toBeVisible();
   await page.getByText('Show the figures as a table').click();
   await expect(page.getByRole('table').getByRole('row')).toHaveCount(31);
   await expectAccessible(page);
   await expectNoSidewaysScroll(page);
+
+  // Paid in euros too: the figures stay one currency's, and the other is chosen, never added in.
+  await sale(page, '12.00', { currency: 'EUR' });
+  await page.reload();
+  const currency = page.getByLabel('Currency');
+  await expect(currency).toHaveValue('USD');
+  await expect(page.getByTestId('today').getByRole('definition').nth(0)).toHaveText('$50.00');
+  await currency.selectOption('EUR');
+  await expect(page.getByTestId('today').getByRole('definition').nth(0)).toHaveText('€12.00');
+  await expect(page.getByTestId('today').getByRole('definition').nth(1)).toHaveText('1');
+  await expectAccessible(page);
 });
 
 test('Payments: newest first, a page at a time, filtered by status and method, and found by the search', async ({

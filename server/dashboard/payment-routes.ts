@@ -3,7 +3,7 @@
  * Transaction Service as the signed-in user: the gateway applies its own rules (never more than
  * remains, a voided or settled payment refused) and records each change with the user.
  *
- *   GET  /overview                    GetPaymentOverview
+ *   GET  /overview?currency=          GetPaymentOverview (one currency's figures)
  *   GET  /payments                    ListPayments (filters: payment-filter.ts)
  *   GET  /payments/export.csv         ListPayments, every page, streamed (payments-csv.ts)
  *   GET  /payments/:id                GetPayment + the checkout's webhook deliveries of its session
@@ -28,6 +28,13 @@ const TRANSACTION_ID = /^[1-9]\d{0,18}$/;
 const RefundBody = z.strictObject({ amount: Amount });
 const CaptureBody = z.strictObject({ amount: Amount.optional() });
 const EmptyBody = z.strictObject({});
+/** The overview's currency (ISO 4217); absent: the one with the most payments. */
+const OverviewQuery = z.object({
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/)
+    .optional(),
+});
 
 type Action = 'refund' | 'void' | 'capture';
 
@@ -131,8 +138,14 @@ export async function paymentRoutes(app: FastifyInstance, deps: DashboardDeps): 
   const port = deps.checkout.port;
   app.get('/overview', async (request) => {
     const user = await verified(deps, request);
-    const o = await port.GetPaymentOverview({}, user.context);
-    return { today: o.Today ? dayView(o.Today) : null, days: (o.Days ?? []).map(dayView) };
+    const { currency } = parseOr400(OverviewQuery, request.query);
+    const o = await port.GetPaymentOverview(currency ? { currency } : {}, user.context);
+    return {
+      currency: o.Currency ?? null,
+      currencies: o.Currencies ?? [],
+      today: o.Today ? dayView(o.Today) : null,
+      days: (o.Days ?? []).map(dayView),
+    };
   });
   app.get('/payments', async (request) => {
     const user = await verified(deps, request);

@@ -197,6 +197,10 @@ describe.each(databaseTargets())('dashboard payments on $name', (target) => {
     expect(today.date).toBe(w.clock.now.toISOString().slice(0, 10));
     expect(today.approved).toBeGreaterThan(0);
     expect(today.volume).toMatch(/^\d+\.\d{2}$/);
+    expect(res.json()).toMatchObject({ currency: 'USD', currencies: ['USD'] });
+    const euros = (await w.call('GET', '/overview?currency=EUR', { cookie: ann })).json();
+    expect(euros).toMatchObject({ currency: 'EUR', today: { volume: '0.00', approved: 0 } });
+    expect((await w.call('GET', '/overview?currency=euro', { cookie: ann })).statusCode).toBe(400);
   });
 
   it('exports every page as CSV, with formulas defused and text quoted', async () => {

@@ -334,9 +334,13 @@ export const extensionTypes = [
     field('Approved', 'int', required),
     field('Declined', 'int', required),
   ]),
+  // The figures of one currency: amounts of different currencies are never added together.
   complexType('PaymentOverview', [
+    field('Currency', 'string'), // the figures' currency (ISO 4217)
     field('Today', 'PaymentDay', required), // always answered, also on a day without payments
     field('Days', listOf('PaymentDay')), // the last 30 days, oldest first, today last
+    // Every currency the merchant took payments in over the 30 days, most payments first.
+    field('Currencies', listOf('string')),
   ]),
   complexType('SettlementBatch', [
     field('BatchID', 'long', required),
@@ -473,8 +477,9 @@ export const extensionOperationList = [
   }),
   operation({
     name: 'GetPaymentOverview',
-    doc: "The merchant's volume, approvals and declines per day over the last 30 days (merchant only).",
-    params: [],
+    doc: "The merchant's volume, approvals and declines per day over the last 30 days, in one currency (merchant only).",
+    // The currency of the figures; absent: the one with the most payments in the 30 days.
+    params: [field('currency', 'string')],
     result: 'PaymentOverview',
     extension: true,
   }),

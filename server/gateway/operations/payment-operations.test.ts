@@ -412,6 +412,7 @@ describe.each(databaseTargets())('dashboard figures ($name)', (target) => {
     // Another merchant's days are empty.
     const other = await call(w.app, 'GetPaymentOverview', {}, w.b.as);
     expect(other.Days!.every((d) => d.Volume === '0.00' && d.Approved === 0 && d.Declined === 0)).toBe(true);
+    expect(other).toMatchObject({ Currency: 'USD', Currencies: [] });
   });
 
   it('sums what awaits settlement as SettleTransaction settles it, and lists the batches newest first', async () => {
@@ -437,5 +438,30 @@ describe.each(databaseTargets())('dashboard figures ($name)', (target) => {
       PendingCount: 0,
       PendingTotal: '0.00',
     });
+  });
+
+  it('never adds currencies together: the figures of one currency, the most used by default', async () => {
+    const before = await call(w.app, 'GetPaymentOverview', {}, c.as);
+    const created = await call(
+      w.app,
+      'CreateHostedPayment',
+      { request: { MerchantID: c.id, Amount: '8.00', Currency: 'EUR', OrderNumber: 'EUR-1' } },
+      c.as,
+    );
+    const paid = await call(
+      w.app,
+      'PayCheckoutSession',
+      { token: created.Token, request: request(card(TEST_CARDS.visa, '8.00')) },
+      { service: SERVICE_KEY },
+    );
+    expect(paid.Outcome).toBe('Approved');
+    const usd = await call(w.app, 'GetPaymentOverview', {}, c.as);
+    expect(usd).toMatchObject({ Currency: 'USD', Currencies: ['USD', 'EUR'] });
+    expect(usd.Today).toEqual(before.Today); // the euros are not in the dollars' figures
+    const eur = await call(w.app, 'GetPaymentOverview', { currency: 'eur' }, c.as);
+    expect(eur).toMatchObject({ Currency: 'EUR', Currencies: ['USD', 'EUR'] });
+    expect(eur.Today).toMatchObject({ Volume: '8.00', Approved: 1, Declined: 0 });
+    const bad = await rawCall(w.app, 'GetPaymentOverview', { currency: 'euro' }, c.as, '192.0.2.44');
+    expect(bad.errorCode).toBe('invalid_request');
   });
 });

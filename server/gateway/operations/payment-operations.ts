@@ -12,7 +12,13 @@ import { fromCents, toCents } from '../../../shared/money.ts';
 import { PayframeError } from '../../errors.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import { remainingFor } from '../payments/follow-on.ts';
-import { latestBatches, paymentDays, pendingSettlement } from '../payments/payment-figures.ts';
+import {
+  GATEWAY_CURRENCY,
+  latestBatches,
+  paymentCurrencies,
+  paymentDays,
+  pendingSettlement,
+} from '../payments/payment-figures.ts';
 import { paymentCursor, paymentOf, paymentPage, type PaymentRow } from '../payments/payment-list.ts';
 import { followingRows, threeDsAt } from '../payments/payment-timeline.ts';
 import { getTransaction, type TransactionRow } from '../payments/transaction-rows.ts';
@@ -28,8 +34,6 @@ export const MAX_PAYMENT_LIMIT = 100;
 export const OVERVIEW_DAYS = 30;
 /** How many of the newest batches GetSettlementSummary lists. */
 export const MAX_BATCHES = 50;
-/** The gateway's own amounts are US dollars; a checkout session may name another currency. */
-const GATEWAY_CURRENCY = 'USD';
 const MAX_SEARCH = 100;
 const DAY_MS = 86_400_000;
 
@@ -219,7 +223,7 @@ async function refundTarget(
 
 /** The last OVERVIEW_DAYS UTC days by the gateway's clock, oldest first, today last. */
 export async function getPaymentOverview(
-  _params: OperationParams<'GetPaymentOverview'>,
+  params: OperationParams<'GetPaymentOverview'>,
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'GetPaymentOverview'>> {
@@ -227,7 +231,13 @@ export async function getPaymentOverview(
   const now = deps.now();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const first = today - (OVERVIEW_DAYS - 1) * DAY_MS;
-  const rows = await paymentDays(deps.db, merchantId, new Date(first), new Date(today + DAY_MS));
+  const [from, before] = [new Date(first), new Date(today + DAY_MS)];
+  const currencies = await paymentCurrencies(deps.db, merchantId, from, before);
+  const asked = params.currency?.trim().toUpperCase();
+  if (asked && !/^[A-Z]{3}$/.test(asked))
+    throw new PayframeError('invalid_request', 'currency must be an ISO 4217 code such as USD.');
+  const currency = asked || (currencies[0] ?? GATEWAY_CURRENCY);
+  const rows = await paymentDays(deps.db, merchantId, from, before, currency);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const days: PaymentDay[] = Array.from({ length: OVERVIEW_DAYS }, (_, i) => {
     const day = new Date(first + i * DAY_MS).toISOString().slice(0, 10);
@@ -239,7 +249,7 @@ export async function getPaymentOverview(
       Declined: r?.declined ?? 0,
     };
   });
-  return { Today: days[OVERVIEW_DAYS - 1]!, Days: days };
+  return { Currency: currency, Today: days[OVERVIEW_DAYS - 1]!, Days: days, Currencies: currencies };
 }
 
 /** What the next SettleTransaction would settle, and the newest batches. */

@@ -14,16 +14,31 @@ export interface DayRow {
   declined: number;
 }
 
+/** The gateway's own amounts are US dollars; a checkout session may name another currency. */
+export const GATEWAY_CURRENCY = 'USD';
+
 /**
- * Per UTC day in [from, before): the money approved sales and captures took (voided ones took
- * none; refunds are not taken off), and how many sales and authorisations were approved and
- * declined. Days without a payment are absent. Walks transactions_merchant_created.
+ * A payment's currency: its checkout session's, or for a capture its authorisation's session's;
+ * the gateway's own otherwise. Over `transactions t`, looked up by primary key per row, so a
+ * merchant's period is read through its index and nothing else is scanned.
+ */
+const CURRENCY = `coalesce((select s.currency from checkout_sessions s where s.id = coalesce(t.checkout_session_id,
+    (select o.checkout_session_id from transactions o where o.id = t.original_transaction_id))),
+    '${GATEWAY_CURRENCY}')`;
+const IN_PERIOD = `t.merchant_id = $1 and t.created_at >= $2 and t.created_at < $3
+        and t.kind in ('sale', 'auth', 'capture')`;
+
+/**
+ * Per UTC day in [from, before), in one currency: the money approved sales and captures took
+ * (voided ones took none; refunds are not taken off), and how many sales and authorisations were
+ * approved and declined. Days without a payment are absent. Walks transactions_merchant_created.
  */
 export async function paymentDays(
   q: Queryable,
   merchantId: string,
   from: Date,
   before: Date,
+  currency: string,
 ): Promise<DayRow[]> {
   const { rows } = await q.query<Record<string, unknown>>(
     `select to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
@@ -32,10 +47,9 @@ export async function paymentDays(
             count(*) filter (where t.status = 'approved' and t.kind in ('sale', 'auth')) as approved,
             count(*) filter (where t.status = 'declined' and t.kind in ('sale', 'auth')) as declined
        from transactions t
-      where t.merchant_id = $1 and t.created_at >= $2 and t.created_at < $3
-        and t.kind in ('sale', 'auth', 'capture')
+      where ${IN_PERIOD} and ${CURRENCY} = $4
       group by 1`,
-    [merchantId, from, before],
+    [merchantId, from, before, currency],
   );
   return rows.map((r) => ({
     day: r.day as string,
@@ -43,6 +57,22 @@ export async function paymentDays(
     approved: Number(r.approved),
     declined: Number(r.declined),
   }));
+}
+
+/** The currencies of the merchant's payments in [from, before), most payments first. */
+export async function paymentCurrencies(
+  q: Queryable,
+  merchantId: string,
+  from: Date,
+  before: Date,
+): Promise<string[]> {
+  const { rows } = await q.query<{ currency: string }>(
+    `select ${CURRENCY} as currency from transactions t
+      where ${IN_PERIOD}
+      group by 1 order by count(*) desc, 1`,
+    [merchantId, from, before],
+  );
+  return rows.map((r) => r.currency);
 }
 
 /** A net amount: sales and captures add, refunds take off (as a batch's net in settlement-operations.ts). */

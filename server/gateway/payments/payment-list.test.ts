@@ -100,9 +100,9 @@ describe.each(databaseTargets())('the dashboard queries ($name)', (target) => {
     const merchantId = merchants[6]!;
     const before = new Date();
     const from = new Date(before.getTime() - 30 * 86_400_000);
-    const days = await paymentDays(db, merchantId, from, before);
+    const days = await paymentDays(db, merchantId, from, before, 'USD');
     expect(days.reduce((n, d) => n + d.approved + d.declined, 0)).toBeGreaterThan(0);
-    const [overview] = await plans((q) => paymentDays(q, merchantId, from, before));
+    const [overview] = await plans((q) => paymentDays(q, merchantId, from, before, 'USD'));
     expect(overview).toMatch(/transactions_merchant_created/);
     expect(overview).not.toMatch(/Seq Scan on transactions/);
     const [batch] = await latestBatches(db, merchantId, 50);

@@ -124,10 +124,12 @@ export interface PaymentDay {
 }
 
 export interface Overview {
+  /** The figures' currency: amounts of different currencies are never added together. */
+  currency: string | null;
+  /** Every currency with payments in the 30 days, most payments first. */
+  currencies: string[];
   today: PaymentDay | null;
   days: PaymentDay[];
-  /** The merchant's currency for the volumes, when the server names it. */
-  currency?: string;
 }
 
 export const LINK_STATUSES = ['Open', 'Paid', 'Expired', 'Canceled'] as const;

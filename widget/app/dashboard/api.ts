@@ -107,7 +107,8 @@ export const api = {
     post<{ setupKey: string; otpauthUri: string; qrSvg: string }>('/second-factor/enrolment'),
   verify: (code: string) => post<{ recoveryCodes?: string[] }>('/second-factor/verify', { code }),
   signOut: () => post<Record<string, never>>('/sign-out', {}, { own401: true }),
-  overview: () => get<Overview>('/overview'),
+  overview: (currency?: string) =>
+    get<Overview>(currency ? `/overview?currency=${encodeURIComponent(currency)}` : '/overview'),
   payments: (filters: PaymentFilters, after?: string) =>
     get<PaymentPage>(`/payments${filterQuery(filters, after)}`),
   payment: (transactionId: string) => get<PaymentDetail>(`/payments/${id(transactionId)}`),

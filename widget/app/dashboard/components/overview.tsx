@@ -7,7 +7,9 @@ import type { PaymentDay } from '../api-types.ts';
 import { formatDay, formatMoney, sumAmounts } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 import { useLoad } from '../use-load.ts';
+import { useState } from 'preact/hooks';
 import { BarChart } from './bar-chart.tsx';
+import { Select } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
 
 function Figures({
@@ -46,15 +48,17 @@ function Figures({
 
 export function Overview() {
   const { t, lang } = useI18n();
-  const [loaded, reload] = useLoad(() => api.overview(), []);
+  // The figures are one currency's; a merchant paid in several chooses which (most used first).
+  const [chosen, choose] = useState<string | undefined>(undefined);
+  const [loaded, reload] = useLoad(() => api.overview(chosen), [chosen]);
   return (
     <Page title={t('overview')} testId="overview">
       {loaded.state === 'loading' ? <Loading /> : null}
       {loaded.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
       {loaded.state === 'ok'
         ? (() => {
-            const { today, days } = loaded.data;
-            const currency = loaded.data.currency ?? null;
+            const { today, days, currencies } = loaded.data;
+            const currency = loaded.data.currency;
             const month = {
               volume: sumAmounts(days.map((d) => d.volume)),
               approved: days.reduce((n, d) => n + d.approved, 0),
@@ -62,6 +66,15 @@ export function Overview() {
             };
             return (
               <>
+                {currencies.length > 1 && currency ? (
+                  <Select
+                    id="overview-currency"
+                    label={t('currency')}
+                    value={currency}
+                    onChange={choose}
+                    options={currencies.map((c) => ({ value: c, label: c }))}
+                  />
+                ) : null}
                 <div class="pd-cards">
                   <Figures
                     title={t('today')}

@@ -64,6 +64,7 @@ export const messages: Messages = {
   volume: 'Volumen',
   approvals: 'Aprobados',
   declines: 'Rechazados',
+  currency: 'Moneda',
   chartTitle: 'Volumen diario, últimos 30 días',
   chartAlt: 'Gráfico de barras del volumen diario de los últimos 30 días. Máximo: {amount} el {date}.',
   chartEmpty: 'Gráfico de barras del volumen diario de los últimos 30 días: todavía sin volumen.',

@@ -58,6 +58,7 @@ export const en = {
   volume: 'Volume',
   approvals: 'Approvals',
   declines: 'Declines',
+  currency: 'Currency',
   chartTitle: 'Daily volume, last 30 days',
   chartAlt: 'Bar chart of the daily volume over the last 30 days. Highest: {amount} on {date}.',
   chartEmpty: 'Bar chart of the daily volume over the last 30 days: no volume yet.',
