@@ -331,6 +331,8 @@ test('Settlement: what awaits, Settle now asked first, and the batch listed', as
   const pending = page.getByTestId('pending');
   const count = Number(await pending.getByRole('definition').first().textContent());
   expect(count).toBeGreaterThan(0);
+  // The overview's euro sale awaits too: each currency's net, never one sum.
+  await expect(pending.getByRole('definition').nth(1)).toHaveText(/^€12\.00 \+ \$[\d,]+\.\d{2}$/);
   await expect(page.getByText('No batches settled yet.')).toBeVisible();
   await expectAccessible(page);
   await expectNoSidewaysScroll(page);

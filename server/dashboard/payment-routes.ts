@@ -118,6 +118,11 @@ async function exportCsv(deps: DashboardDeps, request: FastifyRequest, reply: Fa
     );
 }
 
+/** Amounts per currency, as the gateway lists them (never added together). */
+function totalsView(totals: readonly { Currency?: string | null; Amount: string }[] | null | undefined) {
+  return (totals ?? []).map((t) => ({ currency: t.Currency ?? null, amount: t.Amount }));
+}
+
 async function settle(deps: DashboardDeps, request: FastifyRequest) {
   const user = await verified(deps, request);
   parseOr400(EmptyBody, request.body);
@@ -126,12 +131,12 @@ async function settle(deps: DashboardDeps, request: FastifyRequest) {
     { request: { MerchantID: user.session.MerchantID, TransactionID: '' } },
     user.context,
   );
-  if (res.ResponseCode !== '00') return { count: 0, total: '0.00' };
+  if (res.ResponseCode !== '00') return { count: 0, totals: [] };
   // The new batch as the summary lists it: its count and net total as fields, not the message's text.
   const summary = await port.GetSettlementSummary({}, user.context);
   const batch = (summary.Batches ?? []).find((b) => b.BatchID === res.SettlementID);
   if (!batch) throw new PayframeError('internal', 'The batch was settled but could not be read back.');
-  return { batchId: batch.BatchID, count: batch.TransactionCount, total: batch.Total };
+  return { batchId: batch.BatchID, count: batch.TransactionCount, totals: totalsView(batch.Totals) };
 }
 
 export async function paymentRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
@@ -166,12 +171,12 @@ export async function paymentRoutes(app: FastifyInstance, deps: DashboardDeps): 
     const s = await port.GetSettlementSummary({}, user.context);
     return {
       pendingCount: s.PendingCount,
-      pendingTotal: s.PendingTotal,
+      pendingTotals: totalsView(s.PendingTotals),
       batches: (s.Batches ?? []).map((b) => ({
         id: b.BatchID,
         settledAt: new Date(b.SettledAt).toISOString(),
         count: b.TransactionCount,
-        total: b.Total,
+        totals: totalsView(b.Totals),
       })),
     };
   });

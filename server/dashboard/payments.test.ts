@@ -177,15 +177,18 @@ describe.each(databaseTargets())('dashboard payments on $name', (target) => {
     expect(settled.json()).toEqual({
       batchId: expect.stringMatching(/^\d+$/),
       count: before.pendingCount,
-      total: before.pendingTotal,
+      totals: before.pendingTotals,
     });
+    expect(before.pendingTotals).toEqual([
+      { currency: 'USD', amount: expect.stringMatching(/^\d+\.\d{2}$/) },
+    ]);
     const after = (await w.call('GET', '/settlement', { cookie: ann })).json();
-    expect(after).toMatchObject({ pendingCount: 0, pendingTotal: '0.00' });
+    expect(after).toMatchObject({ pendingCount: 0, pendingTotals: [] });
     expect(after.batches[0]).toMatchObject({ id: settled.json().batchId, count: before.pendingCount });
     // Nothing left: an answer, not an error.
     expect((await w.call('POST', '/settlement/settle', { cookie: ann })).json()).toEqual({
       count: 0,
-      total: '0.00',
+      totals: [],
     });
   });
 

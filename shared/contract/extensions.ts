@@ -342,15 +342,17 @@ export const extensionTypes = [
     // Every currency the merchant took payments in over the 30 days, most payments first.
     field('Currencies', listOf('string')),
   ]),
+  // An amount in one currency: totals of several currencies are listed, never added together.
+  complexType('CurrencyAmount', [field('Currency', 'string'), field('Amount', 'decimal', required)]),
   complexType('SettlementBatch', [
     field('BatchID', 'long', required),
     field('SettledAt', 'dateTime', required),
     field('TransactionCount', 'int', required),
-    field('Total', 'decimal', required),
+    field('Totals', listOf('CurrencyAmount')), // the net per currency, by currency code
   ]),
   complexType('SettlementSummary', [
     field('PendingCount', 'int', required),
-    field('PendingTotal', 'decimal', required),
+    field('PendingTotals', listOf('CurrencyAmount')), // the net per currency, by currency code
     field('Batches', listOf('SettlementBatch')), // newest first, at most 50
   ]),
 ] as const;

@@ -418,7 +418,10 @@ describe.each(databaseTargets())('dashboard figures ($name)', (target) => {
   it('sums what awaits settlement as SettleTransaction settles it, and lists the batches newest first', async () => {
     const before = await call(w.app, 'GetSettlementSummary', {}, c.as);
     // Sales 10.00, 7.00, 2.50, 1.00, 1000.00 and the 3.00 capture, less the 7.00 refund.
-    expect(before).toMatchObject({ PendingCount: 7, PendingTotal: '1016.50' });
+    expect(before).toMatchObject({
+      PendingCount: 7,
+      PendingTotals: [{ Currency: 'USD', Amount: '1016.50' }],
+    });
     expect(before.Batches ?? []).toEqual([]);
     const settled = await call(w.app, 'SettleTransaction', { request: { MerchantID: c.id } }, c.as);
     expect(settled.ResponseMessage).toBe('Settled 7 transactions, net 1016.50.');
@@ -426,18 +429,19 @@ describe.each(databaseTargets())('dashboard figures ($name)', (target) => {
     const second = await call(w.app, 'SettleTransaction', { request: { MerchantID: c.id } }, c.as);
     await tx(card(TEST_CARDS.visa, '6.00'));
     const after = await call(w.app, 'GetSettlementSummary', {}, c.as);
-    expect(after).toMatchObject({ PendingCount: 1, PendingTotal: '6.00' });
-    expect(after.Batches!.map((b) => [b.BatchID, b.TransactionCount, b.Total])).toEqual([
-      [second.SettlementID, 1, '4.00'],
-      [settled.SettlementID, 7, '1016.50'],
+    expect(after).toMatchObject({ PendingCount: 1, PendingTotals: [{ Currency: 'USD', Amount: '6.00' }] });
+    const usd = (b: { Totals?: { Currency?: string | null; Amount: string }[] | null }) =>
+      b.Totals?.map((t) => `${t.Amount} ${t.Currency}`).join(', ');
+    expect(after.Batches!.map((b) => [b.BatchID, b.TransactionCount, usd(b)])).toEqual([
+      [second.SettlementID, 1, '4.00 USD'],
+      [settled.SettlementID, 7, '1016.50 USD'],
     ]);
     expect(Date.parse(after.Batches![0]!.SettledAt)).toBeGreaterThanOrEqual(
       Date.parse(after.Batches![1]!.SettledAt),
     );
-    expect(await call(w.app, 'GetSettlementSummary', {}, w.b.as)).toMatchObject({
-      PendingCount: 0,
-      PendingTotal: '0.00',
-    });
+    const none = await call(w.app, 'GetSettlementSummary', {}, w.b.as);
+    expect(none.PendingCount).toBe(0);
+    expect(none.PendingTotals ?? []).toEqual([]);
   });
 
   it('never adds currencies together: the figures of one currency, the most used by default', async () => {
@@ -463,5 +467,21 @@ describe.each(databaseTargets())('dashboard figures ($name)', (target) => {
     expect(eur.Today).toMatchObject({ Volume: '8.00', Approved: 1, Declined: 0 });
     const bad = await rawCall(w.app, 'GetPaymentOverview', { currency: 'euro' }, c.as, '192.0.2.44');
     expect(bad.errorCode).toBe('invalid_request');
+
+    // What awaits settlement, and the batch that settles it, per currency.
+    const pending = await call(w.app, 'GetSettlementSummary', {}, c.as);
+    expect(pending.PendingTotals).toEqual([
+      { Currency: 'EUR', Amount: '8.00' },
+      { Currency: 'USD', Amount: '6.00' },
+    ]);
+    await call(w.app, 'SettleTransaction', { request: { MerchantID: c.id } }, c.as);
+    const [batch] = (await call(w.app, 'GetSettlementSummary', {}, c.as)).Batches!;
+    expect(batch).toMatchObject({
+      TransactionCount: 2,
+      Totals: [
+        { Currency: 'EUR', Amount: '8.00' },
+        { Currency: 'USD', Amount: '6.00' },
+      ],
+    });
   });
 });

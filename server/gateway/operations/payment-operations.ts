@@ -13,6 +13,7 @@ import { PayframeError } from '../../errors.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import { remainingFor } from '../payments/follow-on.ts';
 import {
+  type CurrencyTotal,
   GATEWAY_CURRENCY,
   latestBatches,
   paymentCurrencies,
@@ -261,14 +262,16 @@ export async function getSettlementSummary(
   const merchantId = merchantActing(call, 'GetSettlementSummary');
   const pending = await pendingSettlement(deps.db, merchantId);
   const batches = await latestBatches(deps.db, merchantId, MAX_BATCHES);
+  const amounts = (totals: CurrencyTotal[]) =>
+    totals.map((t) => ({ Currency: t.currency, Amount: money(t.total) }));
   return {
     PendingCount: pending.count,
-    PendingTotal: money(pending.total),
+    PendingTotals: amounts(pending.totals),
     Batches: batches.map((b) => ({
       BatchID: b.settlementId,
       SettledAt: b.closedAt.toISOString(),
       TransactionCount: b.count,
-      Total: money(b.total),
+      Totals: amounts(b.totals),
     })),
   };
 }

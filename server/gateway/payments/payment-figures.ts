@@ -18,12 +18,15 @@ export interface DayRow {
 export const GATEWAY_CURRENCY = 'USD';
 
 /**
- * A payment's currency: its checkout session's, or for a capture its authorisation's session's;
- * the gateway's own otherwise. Over `transactions t`, looked up by primary key per row, so a
- * merchant's period is read through its index and nothing else is scanned.
+ * A transaction's currency: its checkout session's, else the session of what it follows (a
+ * capture's authorisation, a refund's sale, or a refund's capture's authorisation); the gateway's
+ * own otherwise. Over `transactions t`, looked up by primary key per row, so a merchant's rows are
+ * read through their index and nothing else is scanned.
  */
 const CURRENCY = `coalesce((select s.currency from checkout_sessions s where s.id = coalesce(t.checkout_session_id,
-    (select o.checkout_session_id from transactions o where o.id = t.original_transaction_id))),
+    (select coalesce(o.checkout_session_id,
+              (select oo.checkout_session_id from transactions oo where oo.id = o.original_transaction_id))
+       from transactions o where o.id = t.original_transaction_id))),
     '${GATEWAY_CURRENCY}')`;
 const IN_PERIOD = `t.merchant_id = $1 and t.created_at >= $2 and t.created_at < $3
         and t.kind in ('sale', 'auth', 'capture')`;
@@ -79,39 +82,61 @@ export async function paymentCurrencies(
 const NET =
   "coalesce(sum(case when t.kind = 'refund' then -t.approved_amount else t.approved_amount end), 0)";
 
-/** What the merchant's next SettleTransaction would settle: how many, and their net. */
+/** An amount in one currency. */
+export interface CurrencyTotal {
+  currency: string;
+  total: string;
+}
+
+/** Rows of (currency, total) as totals, the currencies in order. */
+function totalsOf(rows: readonly Record<string, unknown>[]): CurrencyTotal[] {
+  return rows.map((r) => ({ currency: String(r.currency), total: String(r.total) }));
+}
+
+/** What the merchant's next SettleTransaction would settle: how many, and their net per currency. */
 export async function pendingSettlement(
   q: Queryable,
   merchantId: string,
-): Promise<{ count: number; total: string }> {
+): Promise<{ count: number; totals: CurrencyTotal[] }> {
   const { rows } = await q.query<Record<string, unknown>>(
-    `select count(*) as n, ${NET} as total from transactions t where ${SETTLEABLE} and merchant_id = $1`,
+    `select ${CURRENCY} as currency, count(*) as n, ${NET} as total
+       from transactions t where ${SETTLEABLE} and merchant_id = $1
+      group by 1 order by 1`,
     [merchantId],
   );
-  return { count: Number(rows[0]?.n ?? 0), total: String(rows[0]?.total ?? '0') };
+  return { count: rows.reduce((n, r) => n + Number(r.n), 0), totals: totalsOf(rows) };
 }
 
 export interface BatchRow {
   settlementId: string;
   closedAt: Date;
   count: number;
-  total: string;
+  /** The batch's net per currency: a batch settles whatever was pending, in every currency. */
+  totals: CurrencyTotal[];
 }
 
-/** The merchant's newest batches (by batch number), each with its count and net. */
+/** The merchant's newest batches (by batch number), each with its count and net per currency. */
 export async function latestBatches(q: Queryable, merchantId: string, limit: number): Promise<BatchRow[]> {
   const { rows } = await q.query<Record<string, unknown>>(
-    `select b.settlement_id, b.closed_at, count(t.id) as n, ${NET} as total
+    `select b.settlement_id, b.closed_at, b.batch_number, c.currency, count(t.id) as n, ${NET} as total
        from (select * from batches where merchant_id = $1 order by batch_number desc limit $2) b
        left join transactions t on t.batch_id = b.id
-      group by b.id, b.settlement_id, b.closed_at, b.batch_number
-      order by b.batch_number desc`,
+       left join lateral (select ${CURRENCY} as currency) c on true
+      group by b.id, b.settlement_id, b.closed_at, b.batch_number, c.currency
+      order by b.batch_number desc, c.currency`,
     [merchantId, limit],
   );
-  return rows.map((r) => ({
-    settlementId: String(r.settlement_id),
-    closedAt: r.closed_at as Date,
-    count: Number(r.n),
-    total: String(r.total),
-  }));
+  const batches: BatchRow[] = [];
+  for (const r of rows) {
+    const id = String(r.settlement_id);
+    let batch = batches.at(-1);
+    if (batch?.settlementId !== id) {
+      batch = { settlementId: id, closedAt: r.closed_at as Date, count: 0, totals: [] };
+      batches.push(batch);
+    }
+    batch.count += Number(r.n);
+    // An empty batch has one row without a transaction: a count of 0 and no total.
+    if (Number(r.n) > 0) batch.totals.push(...totalsOf([r]));
+  }
+  return batches;
 }

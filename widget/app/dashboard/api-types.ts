@@ -164,15 +164,20 @@ export interface NewLink {
   expiresInDays: (typeof EXPIRY_DAYS)[number];
 }
 
+/** An amount in one currency: amounts of several currencies are listed, never added together. */
+export interface CurrencyAmount {
+  currency: string | null;
+  amount: string;
+}
+
 export interface Settlement {
   pendingCount: number;
-  pendingTotal: string;
-  currency?: string;
-  batches: { id: string; settledAt: string; count: number; total: string }[];
+  pendingTotals: CurrencyAmount[];
+  batches: { id: string; settledAt: string; count: number; totals: CurrencyAmount[] }[];
 }
 
 export interface SettleResult {
   batchId?: string;
   count: number;
-  total: string;
+  totals: CurrencyAmount[];
 }

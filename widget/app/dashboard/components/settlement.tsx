@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import type { CurrencyAmount } from '../api-types.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 import { useLoad } from '../use-load.ts';
@@ -16,19 +17,22 @@ export function Settlement() {
   const [loaded, reload] = useLoad(() => api.settlement(), []);
   const [asking, setAsking] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const currency = loaded.state === 'ok' ? (loaded.data.currency ?? null) : null;
-  const money = (amount: string) => formatMoney(amount, currency, lang);
+  // Each currency's net on its own (a batch settles every currency pending); none: nothing.
+  const money = (totals: CurrencyAmount[]) =>
+    totals.length === 0
+      ? formatMoney('0.00', null, lang)
+      : totals.map((a) => formatMoney(a.amount, a.currency, lang)).join(' + ');
 
   const settle = async () => {
     const res = await api.settle();
     if (res.ok === false && res.status === 401) return;
     setAsking(false);
     if (res.ok) {
-      const { batchId, count, total } = res.data;
+      const { batchId, count, totals } = res.data;
       setResult({
         ok: true,
         text: batchId
-          ? t('settledBatch', { id: batchId, n: count, amount: money(total) })
+          ? t('settledBatch', { id: batchId, n: count, amount: money(totals) })
           : t('nothingToSettle'),
       });
     } else {
@@ -63,7 +67,7 @@ export function Settlement() {
               </div>
               <div>
                 <dt>{t('total')}</dt>
-                <dd>{money(loaded.data.pendingTotal)}</dd>
+                <dd>{money(loaded.data.pendingTotals)}</dd>
               </div>
             </dl>
             {loaded.data.pendingCount === 0 ? (
@@ -72,7 +76,7 @@ export function Settlement() {
               <Confirm
                 question={t('settleQuestion', {
                   n: loaded.data.pendingCount,
-                  amount: money(loaded.data.pendingTotal),
+                  amount: money(loaded.data.pendingTotals),
                 })}
                 confirmId="confirm-settle"
                 confirm={t('confirmSettle')}
@@ -118,7 +122,7 @@ export function Settlement() {
                         <th scope="row">{b.id}</th>
                         <td>{formatDateTime(b.settledAt, lang)}</td>
                         <td>{b.count}</td>
-                        <td>{money(b.total)}</td>
+                        <td>{money(b.totals)}</td>
                       </tr>
                     ))}
                   </tbody>
