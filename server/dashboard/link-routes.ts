@@ -50,8 +50,10 @@ function tokenOf(request: FastifyRequest): string {
   return token;
 }
 
+/** One of the merchant's payment links; a shop's checkout session is not one (404, like none). */
 async function readLink(deps: DashboardDeps, user: Verified, token: string): Promise<Link> {
   const detail = await deps.checkout.port.GetCheckoutSession({ token }, user.context);
+  if (!detail.PaymentLink) throw new PayframeError('not_found', 'This payment link does not exist.');
   return linkView(detail, deps.checkout.publicUrl);
 }
 
@@ -88,6 +90,7 @@ async function createLink(deps: DashboardDeps, request: FastifyRequest) {
         Email: body.email,
         Description: body.description,
         ExpiresInMinutes: body.expiresInDays * 1440,
+        PaymentLink: true,
       },
     },
     user.context,
@@ -117,7 +120,7 @@ export async function linkRoutes(app: FastifyInstance, deps: DashboardDeps): Pro
     const user = await verified(deps, request);
     const query = parseOr400(ListLinksQuery, request.query ?? {});
     const page = await deps.checkout.port.ListCheckoutSessions(
-      { limit: PAGE_SIZE, startingAfter: query.after },
+      { limit: PAGE_SIZE, startingAfter: query.after, paymentLink: true },
       user.context,
     );
     return {
@@ -130,6 +133,7 @@ export async function linkRoutes(app: FastifyInstance, deps: DashboardDeps): Pro
     const user = await verified(deps, request);
     const token = tokenOf(request);
     parseOr400(z.strictObject({}), request.body);
+    await readLink(deps, user, token); // a link of this merchant's, not a shop's checkout
     await cancelOpenSession(deps.checkout, user.context, token);
     return { link: await readLink(deps, user, token) };
   });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardBody, pay } from '../checkout/testing/checkout-world.ts';
+import { call } from '../gateway/testing/gateway-kit.ts';
 import { listOutbox } from '../notify/outbox.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import { type DashboardWorld, openDashboardWorld, PUBLIC_URL } from './testing/dashboard-world.ts';
@@ -86,6 +87,25 @@ describe.each(databaseTargets())('dashboard payment links on $name', (target) =>
     const after = (await w.call('GET', `/payment-links?after=${mine}`, { cookie: ann })).json();
     expect(after.links.map((l: { token: string }) => l.token)).not.toContain(mine);
     expect(after.links[0].orderNumber).toBe('INV-8');
+  });
+
+  it("lists links only: a shop's checkout session is not one, and cannot be canceled here", async () => {
+    const shop = await call(
+      w.t.app,
+      'CreateHostedPayment',
+      { request: { MerchantID: w.a.id, Amount: '4.00', OrderNumber: 'SHOP-1' } },
+      w.a.as,
+    );
+    expect(shop.Success).toBe(true);
+    const link = (await newLink(ann, { orderNumber: 'INV-11' })).json().link.token;
+    const list = (await w.call('GET', '/payment-links', { cookie: ann })).json();
+    const tokens = list.links.map((l: { token: string }) => l.token);
+    expect(tokens).toContain(link);
+    expect(tokens).not.toContain(shop.Token);
+    const cancel = await w.call('POST', `/payment-links/${shop.Token}/cancel`, { cookie: ann });
+    expect(cancel.statusCode).toBe(404);
+    const still = await call(w.t.app, 'GetCheckoutSession', { token: shop.Token }, w.a.as);
+    expect(still.Status).toBe('Open');
   });
 
   it("cancels an open link (twice answers the same); another merchant's is 404", async () => {

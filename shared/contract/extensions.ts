@@ -174,6 +174,9 @@ export const extensionTypes = [
     field('Amount', 'decimal', required),
     ...fields(['Currency', ...shopperFields], 'string'),
     ...purchaseFields,
+    // A payment link (the dashboard's): a session sent to one customer, listed apart from a
+    // shop's checkouts (ListCheckoutSessions paymentLink).
+    field('PaymentLink', 'boolean'),
     // How long the session stays payable, 1 minute to 30 days (43200); the server's default
     // (SESSION_TTL_MINUTES) when absent. A payment link lives longer than a checkout.
     field('ExpiresInMinutes', 'int'),
@@ -228,6 +231,7 @@ export const extensionTypes = [
     // The merchant's checkout settings (issue 14 §9, §3), for the hosted page and the card form.
     field('ReturnMode', CheckoutReturnMode, required),
     field('NameOnCardRequired', 'boolean', required),
+    field('PaymentLink', 'boolean', required), // made as a payment link
   ]),
   // One page of a merchant's sessions, newest first (ListCheckoutSessions).
   complexType('CheckoutSessionPage', [
@@ -427,6 +431,8 @@ export const extensionOperationList = [
     params: [
       field('orderNumber', 'string'),
       field('status', CheckoutSessionStatus),
+      // true: only payment links; false: only the rest; absent: every session.
+      field('paymentLink', 'boolean'),
       field('limit', 'int'),
       field('startingAfter', 'string'),
     ],

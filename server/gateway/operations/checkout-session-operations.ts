@@ -128,6 +128,7 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
     Origins: m.origins,
     ThreeDSecureEnrolled: m.threeDsEnrolled,
     ReturnMode: m.returnMode === 'confirmation' ? 'Confirmation' : 'Immediate',
+    PaymentLink: s.paymentLink,
     NameOnCardRequired: m.nameOnCardRequired,
   };
 }
@@ -357,6 +358,7 @@ export async function listCheckoutSessions(
     merchantId: principal.merchantId,
     status: params.status ? STATUS_FILTER[params.status] : null,
     orderNumber: params.orderNumber ?? null,
+    paymentLink: params.paymentLink ?? null,
     after,
     limit,
   });

@@ -59,6 +59,7 @@ export async function createHostedPayment(
       webhookUrl: r.WebhookUrl,
       locale: r.Locale,
       expiresInMinutes: r.ExpiresInMinutes,
+      paymentLink: r.PaymentLink,
     });
     return {
       Success: true,

@@ -51,6 +51,8 @@ export interface CheckoutSession {
   /** What is bought (issue 14 §4), shown above the amount. */
   description: string | null;
   lineItems: LineItem[] | null;
+  /** Made as a payment link (the dashboard's), listed apart from a shop's checkouts. */
+  paymentLink: boolean;
   status: SessionStatus;
   transactionId: string | null;
   expiresAt: Date;
@@ -80,6 +82,8 @@ export interface NewSession {
   lineItems?: readonly LineItem[] | null;
   /** Minutes the session stays payable, 1 to MAX_EXPIRES_IN_MINUTES; the store's TTL when absent. */
   expiresInMinutes?: number | null;
+  /** A payment link (the dashboard's): listed apart from a shop's checkouts. */
+  paymentLink?: boolean | null;
 }
 
 const TOKEN = /^cs_[A-Za-z0-9_-]{43}$/;
@@ -178,6 +182,7 @@ export function sessionOfRow(r: Record<string, unknown>, now: Date): CheckoutSes
     locale: r.locale as string | null,
     description: (r.description as string | null | undefined) ?? null,
     lineItems: (r.line_items as LineItem[] | null | undefined) ?? null,
+    paymentLink: r.payment_link === true,
     // An open session past its time is expired, whether or not a sweeper has recorded it yet.
     status: stored === 'open' && expiresAt.getTime() <= now.getTime() ? 'expired' : stored,
     transactionId: r.transaction_id === null ? null : String(r.transaction_id),
@@ -238,9 +243,9 @@ export class CheckoutSessionStore {
     const expiresAt = new Date(this.now().getTime() + minutes * 60_000);
     const { rows } = await q.query(
       `insert into checkout_sessions (token, merchant_id, amount, currency, ${TEXT_FIELDS.map(([, col]) => col).join(', ')},
-         return_url, webhook_url, locale, expires_at, cancel_url, description, line_items)
+         return_url, webhook_url, locale, expires_at, cancel_url, description, line_items, payment_link)
        values ($1, $2, $3, $4, ${TEXT_FIELDS.map((_, i) => `$${i + 5}`).join(', ')}, $16, $17, $18, $19, $20,
-         $21, $22)
+         $21, $22, $23)
        returning *`,
       [
         token,
@@ -255,6 +260,7 @@ export class CheckoutSessionStore {
         cancelUrl,
         description,
         lineItems ? JSON.stringify(lineItems) : null,
+        input.paymentLink === true,
       ],
     );
     return sessionOfRow(rows[0]!, this.now());

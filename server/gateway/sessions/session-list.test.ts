@@ -61,6 +61,7 @@ describe.each(databaseTargets())('the session list query ($name)', (target) => {
       merchantId,
       status: null,
       orderNumber: null,
+      paymentLink: null,
       after: null,
       limit: 10,
     });
@@ -69,7 +70,14 @@ describe.each(databaseTargets())('the session list query ($name)', (target) => {
     expect(after).not.toBeNull();
     // The plain page: the index read in order from the cursor, stopped at the limit, no sort.
     const [page] = await plans((q) =>
-      merchantSessionRecords(q, deps, { merchantId, status: null, orderNumber: null, after, limit: 10 }),
+      merchantSessionRecords(q, deps, {
+        merchantId,
+        status: null,
+        orderNumber: null,
+        paymentLink: null,
+        after,
+        limit: 10,
+      }),
     );
     expect(page).toMatch(/Index Scan using checkout_sessions_merchant_newest/);
     expect(page).toMatch(/Index Cond: \(\(merchant_id = .*ROW\(created_at, id\) < ROW\(/);
@@ -77,9 +85,29 @@ describe.each(databaseTargets())('the session list query ($name)', (target) => {
     // Filtered, the planner may sort the few rows that match, but reads only this merchant's from
     // the cursor down, through the index.
     const [filtered] = await plans((q) =>
-      merchantSessionRecords(q, deps, { merchantId, status: 'open', orderNumber: 'O-3', after, limit: 10 }),
+      merchantSessionRecords(q, deps, {
+        merchantId,
+        status: 'open',
+        orderNumber: 'O-3',
+        paymentLink: null,
+        after,
+        limit: 10,
+      }),
     );
     expect(filtered).toMatch(/Index Cond: \(\(merchant_id = .*ROW\(created_at, id\) < ROW\(/);
     expect(filtered).not.toMatch(/Seq Scan on checkout_sessions/);
+    // Payment links walk their own partial index, however many checkouts the shop makes.
+    const [links] = await plans((q) =>
+      merchantSessionRecords(q, deps, {
+        merchantId,
+        status: null,
+        orderNumber: null,
+        paymentLink: true,
+        after,
+        limit: 10,
+      }),
+    );
+    expect(links).toMatch(/checkout_sessions_payment_links/);
+    expect(links).not.toMatch(/Seq Scan on checkout_sessions/);
   });
 });

@@ -148,6 +148,8 @@ export interface MerchantSessionQuery {
   /** As the session read answers it: an open session past its time is expired. */
   status: SessionStatus | null;
   orderNumber: string | null;
+  /** Only payment links (true), only the rest (false), or all (null). */
+  paymentLink: boolean | null;
   after: ListCursor | null;
   limit: number;
 }
@@ -171,6 +173,8 @@ export async function merchantSessionRecords(
     where.push(`(s.created_at, s.id) < (${at}::timestamptz, ${param(query.after.id)}::bigint)`);
   }
   if (query.orderNumber !== null) where.push(`s.order_number = ${param(query.orderNumber)}`);
+  // Links walk their own partial index (migration 0028); the rest are checked on the rows walked.
+  if (query.paymentLink !== null) where.push(query.paymentLink ? 's.payment_link' : 'not s.payment_link');
   switch (query.status) {
     case null:
       break;
