@@ -4,7 +4,8 @@
  * (migration 0028), not scan every merchant's events — on every database target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { queryPlans } from '../testing/query-plans.ts';
 import { databaseTargets } from '../testing/databases.ts';
 import { webhookDeliveriesOf } from './webhooks.ts';
 
@@ -29,17 +30,9 @@ describe.each(databaseTargets())('webhook deliveries of one session ($name)', (t
   it('reads through checkout_webhook_events_session', async () => {
     const events = await webhookDeliveriesOf(db, '8', 'cs_7');
     expect(events.length).toBeGreaterThan(0);
-    const seen: { sql: string; params: readonly unknown[] }[] = [];
-    const spy = {
-      query: (sql: string, params?: readonly unknown[]) => {
-        seen.push({ sql, params: params ?? [] });
-        return db.query(sql, params);
-      },
-    } as Queryable;
-    await webhookDeliveriesOf(spy, '8', 'cs_7');
-    expect(seen).toHaveLength(1);
-    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`explain ${seen[0]!.sql}`, seen[0]!.params);
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    const plans = await queryPlans(db, (q) => webhookDeliveriesOf(q, '8', 'cs_7'));
+    expect(plans).toHaveLength(1);
+    const plan = plans[0]!;
     expect(plan).toMatch(/checkout_webhook_events_session/);
     expect(plan).not.toMatch(/Seq Scan on checkout_webhook_events/);
   });

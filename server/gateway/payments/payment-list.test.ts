@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../db/database.ts';
+import { queryPlans } from '../../testing/query-plans.ts';
 import { databaseTargets } from '../../testing/databases.ts';
 import { latestBatches, paymentDays } from './payment-figures.ts';
 import { paymentCursor, paymentPage, type PaymentQuery } from './payment-list.ts';
@@ -49,23 +50,7 @@ describe.each(databaseTargets())('the dashboard queries ($name)', (target) => {
     await db?.close();
   });
 
-  /** The statements `run` makes, each explained with its own parameters. */
-  async function plans(run: (q: Queryable) => Promise<unknown>): Promise<string[]> {
-    const seen: { sql: string; params: readonly unknown[] }[] = [];
-    const spy = {
-      query: (sql: string, params?: readonly unknown[]) => {
-        seen.push({ sql, params: params ?? [] });
-        return db.query(sql, params);
-      },
-    } as Queryable;
-    await run(spy);
-    const out: string[] = [];
-    for (const { sql, params } of seen) {
-      const { rows } = await db.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params);
-      out.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
-    }
-    return out;
-  }
+  const plans = (run: (q: Queryable) => Promise<unknown>) => queryPlans(db, run);
 
   it('walks transactions_merchant_created from the cursor down, for a page and a filtered page', async () => {
     const merchantId = merchants[3]!;

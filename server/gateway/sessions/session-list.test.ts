@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../db/database.ts';
+import { queryPlans } from '../../testing/query-plans.ts';
 import { databaseTargets } from '../../testing/databases.ts';
 import { merchantSessionCursor, merchantSessionRecords } from './session-record.ts';
 
@@ -36,23 +37,7 @@ describe.each(databaseTargets())('the session list query ($name)', (target) => {
     await db?.close();
   });
 
-  /** The statements the list makes, each explained with its own parameters. */
-  async function plans(run: (q: Queryable) => Promise<unknown>): Promise<string[]> {
-    const seen: { sql: string; params: readonly unknown[] }[] = [];
-    const spy: Queryable = {
-      query: (sql: string, params?: readonly unknown[]) => {
-        seen.push({ sql, params: params ?? [] });
-        return db.query(sql, params);
-      },
-    } as Queryable;
-    await run(spy);
-    const out: string[] = [];
-    for (const { sql, params } of seen) {
-      const { rows } = await db.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params);
-      out.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
-    }
-    return out;
-  }
+  const plans = (run: (q: Queryable) => Promise<unknown>) => queryPlans(db, run);
 
   it('walks checkout_sessions_merchant_newest from the cursor down, without sorting', async () => {
     const merchantId = merchants[3]!;
