@@ -26,6 +26,7 @@ import {
   listEndedCheckoutSessions,
   payCheckoutSession,
 } from './operations/checkout-session-operations.ts';
+import { AUDIT_HANDLERS } from './operations/audit-operations.ts';
 import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
 import {
   getMerchantDetails,
@@ -59,6 +60,7 @@ export const GATEWAY_HANDLERS: Handlers = {
   ...INVOICE_HANDLERS,
   ...SECOND_FACTOR_HANDLERS,
   ...PAYMENT_HANDLERS,
+  ...AUDIT_HANDLERS,
   Login: login,
   ForgotPassword: forgotPassword,
   UpdateToken: updateToken,

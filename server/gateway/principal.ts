@@ -57,6 +57,7 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
   GetPayment: 'merchant',
   GetPaymentOverview: 'merchant',
   GetSettlementSummary: 'merchant',
+  ListAuditEvents: 'merchant',
 };
 
 /** The access of an operation named by a caller (SOAPAction, URL path); unknown names: merchant. */

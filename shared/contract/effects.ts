@@ -53,6 +53,7 @@ export const OPERATION_EFFECT: Record<OperationName, Effect> = {
   GetPayment: 'read',
   GetPaymentOverview: 'read',
   GetSettlementSummary: 'read',
+  ListAuditEvents: 'read',
 };
 
 /** True when the operation changes state; unknown names count as changing (the safe side). */

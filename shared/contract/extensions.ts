@@ -115,11 +115,15 @@ export const PaymentEventKind = enumeration('PaymentEventKind', [
 /** A sale takes the money at once; an authorisation holds it until captured. */
 export const PaymentKind = enumeration('PaymentKind', ['Sale', 'Authorization']);
 
+/** How an audited action ended (audit_events.outcome). */
+export const AuditOutcome = enumeration('AuditOutcome', ['Success', 'Failure', 'Info']);
+
 export type SecondFactorState = EnumValue<typeof SecondFactorState>;
 export type PaymentState = EnumValue<typeof PaymentState>;
 export type PaymentStateFilter = EnumValue<typeof PaymentStateFilter>;
 export type PaymentEventKind = EnumValue<typeof PaymentEventKind>;
 export type PaymentKind = EnumValue<typeof PaymentKind>;
+export type AuditOutcome = EnumValue<typeof AuditOutcome>;
 
 /** Every enumeration of the extensions, each declared once in the WSDL. */
 export const extensionEnumerations = [
@@ -133,6 +137,7 @@ export const extensionEnumerations = [
   PaymentStateFilter,
   PaymentEventKind,
   PaymentKind,
+  AuditOutcome,
 ] as const;
 
 const shopperFields = [
@@ -359,6 +364,33 @@ export const extensionTypes = [
     field('PendingTotals', listOf('CurrencyAmount')), // the net per currency, by currency code
     field('Batches', listOf('SettlementBatch')), // newest first, at most 50
   ]),
+  // The audit log's filter (ListAuditEvents): every field narrows, none required.
+  complexType('AuditEventFilter', [
+    field('ActionPrefix', 'string'), // "operation." or "user.login", matched from the start
+    field('UserName', 'string'), // events by or about this user of the merchant
+    field('Outcome', AuditOutcome),
+    field('OccurredFrom', 'dateTime'), // inclusive
+    field('OccurredBefore', 'dateTime'), // exclusive
+    field('Limit', 'int'), // 1–100, 25 when absent
+    field('StartingAfter', 'long'), // the last EventID of the page before
+  ]),
+  // One of an event's detail fields, its value as text (a number or a boolean written out).
+  complexType('AuditDetailField', [field('Name', 'string', required), field('Value', 'string', required)]),
+  complexType('AuditEventEntry', [
+    field('EventID', 'long', required),
+    field('OccurredAt', 'dateTime', required),
+    // The acting user's name, or "anonymous" (a sign-in not yet made), or "cli" (an operator).
+    field('Actor', 'string', required),
+    field('Action', 'string', required), // user.login, operation.ProcessTransaction, …
+    field('Outcome', AuditOutcome, required),
+    field('Origin', 'string'), // the caller's address
+    field('Subject', 'string'), // the user the event is about, when another than the actor
+    field('Detail', listOf('AuditDetailField')), // by name
+  ]),
+  complexType('AuditEventPage', [
+    field('Events', listOf('AuditEventEntry')),
+    field('HasMore', 'boolean', required),
+  ]),
 ] as const;
 
 export const extensionOperationList = [
@@ -496,6 +528,13 @@ export const extensionOperationList = [
     doc: "What awaits settlement and the merchant's latest settled batches (merchant only).",
     params: [],
     result: 'SettlementSummary',
+    extension: true,
+  }),
+  operation({
+    name: 'ListAuditEvents',
+    doc: "The audit log of the merchant's users, newest first, a page at a time (merchant only).",
+    params: [field('filter', 'AuditEventFilter')],
+    result: 'AuditEventPage',
     extension: true,
   }),
 ] as const;

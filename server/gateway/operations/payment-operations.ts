@@ -63,7 +63,7 @@ function merchantActing(call: GatewayCall, op: string): string {
 const money = (value: string) => fromCents(toCents(value));
 
 /** A dateTime from the wire as an instant: a date alone is its UTC midnight, no offset is UTC. */
-function instantOf(value: string | null | undefined, field: string): Date | null {
+export function instantOf(value: string | null | undefined, field: string): Date | null {
   if (!value?.trim()) return null;
   let text = value.trim();
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) text = `${text}T00:00:00`;
@@ -100,7 +100,7 @@ function summaryOf(p: PaymentRow): Summary {
   };
 }
 
-function limitOf(value: number | null | undefined): number {
+export function limitOf(value: number | null | undefined): number {
   const limit = value ?? DEFAULT_PAYMENT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAYMENT_LIMIT)
     throw new PayframeError('invalid_request', `Limit must be from 1 to ${MAX_PAYMENT_LIMIT}.`);
