@@ -9,7 +9,8 @@ import type { ValueOf } from '../../shared/contract/values.ts';
 import { parseOr400 } from '../checkout/field-errors.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const day = (field: string) =>
+/** A UTC calendar day as a query carries it (2026-11-24). */
+export const day = (field: string) =>
   z
     .string()
     .refine(

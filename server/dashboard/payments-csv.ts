@@ -44,7 +44,8 @@ export function csvCell(value: string | null | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvRow(cells: readonly (string | null | undefined)[]): string {
+/** One CSV line, each cell made safe by csvCell. */
+export function csvRow(cells: readonly (string | null | undefined)[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 

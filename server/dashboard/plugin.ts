@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Checkout } from '../checkout/checkout.ts';
 import { clientRequestGuard } from '../checkout/csrf.ts';
 import type { Notifier } from '../notify/notifier.ts';
+import { auditRoutes } from './audit-routes.ts';
 import { linkRoutes } from './link-routes.ts';
 import { dashboardPageRoutes } from './page.ts';
 import { paymentRoutes } from './payment-routes.ts';
@@ -50,6 +51,7 @@ export async function dashboardPlugin(app: FastifyInstance, options: DashboardPl
       await sessionRoutes(api, deps);
       await paymentRoutes(api, deps);
       await linkRoutes(api, deps);
+      await auditRoutes(api, deps);
     },
     { prefix: '/dashboard/api' },
   );
