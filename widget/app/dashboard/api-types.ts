@@ -181,3 +181,32 @@ export interface SettleResult {
   count: number;
   totals: CurrencyAmount[];
 }
+
+/** The audit log's filters as the query carries them (`action`: a prefix; `from`/`to` as the payments'). */
+export interface AuditFilters {
+  action?: string;
+  user?: string;
+  outcome?: AuditOutcome | '';
+  from?: string;
+  to?: string;
+}
+
+export const AUDIT_OUTCOMES = ['Success', 'Failure', 'Info'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** One event of the audit log: who (a user's name, `anonymous` or `cli`), what, when, from where. */
+export interface AuditEvent {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  outcome: AuditOutcome;
+  origin: string | null;
+  subject: string | null;
+  detail: { name: string; value: string }[];
+}
+
+export interface AuditPage {
+  events: AuditEvent[];
+  hasMore: boolean;
+}

@@ -7,6 +7,8 @@
  * hears it through `onSessionEnded` and returns to the sign-in page.
  */
 import type {
+  AuditFilters,
+  AuditPage,
   LinkPage,
   NewLink,
   Overview,
@@ -81,7 +83,7 @@ function post<T>(path: string, body: unknown = {}, options?: Options): Promise<R
 }
 
 /** The filters as the list, the CSV export and the page's address carry them (empty ones left out). */
-export function filterQuery(filters: PaymentFilters, after?: string): string {
+export function filterQuery(filters: PaymentFilters | AuditFilters, after?: string): string {
   const q = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value) q.set(name, value);
   if (after) q.set('after', after);
@@ -90,6 +92,8 @@ export function filterQuery(filters: PaymentFilters, after?: string): string {
 }
 
 export const exportUrl = (filters: PaymentFilters) => `${BASE}/payments/export.csv${filterQuery(filters)}`;
+export const auditExportUrl = (filters: AuditFilters) =>
+  `${BASE}/audit-log/export.csv${filterQuery(filters)}`;
 
 const id = encodeURIComponent;
 
@@ -117,6 +121,8 @@ export const api = {
   void: (transactionId: string) => post<TransactionResult>(`/payments/${id(transactionId)}/void`),
   capture: (transactionId: string, amount: string) =>
     post<TransactionResult>(`/payments/${id(transactionId)}/capture`, { amount }),
+  auditLog: (filters: AuditFilters, after?: string) =>
+    get<AuditPage>(`/audit-log${filterQuery(filters, after)}`),
   links: (after?: string) => get<LinkPage>(`/payment-links${after ? `?after=${id(after)}` : ''}`),
   createLink: (link: NewLink) => post<{ link: PaymentLink; qrSvg: string }>('/payment-links', link),
   cancelLink: (token: string) => post<{ link: PaymentLink }>(`/payment-links/${id(token)}/cancel`),

@@ -22,6 +22,8 @@ describe("the dashboard's addresses", () => {
     expect(route.page).toBe('payments');
     expect(route.page === 'payments' && route.query.get('q')).toBe('ORD-1');
     expect(parseRoute('/dashboard/payments/500000123', '')).toEqual({ page: 'payment', id: '500000123' });
+    const audit = parseRoute('/dashboard/audit-log', '?action=operation.&outcome=Failure');
+    expect(audit.page === 'audit-log' && audit.query.get('action')).toBe('operation.');
   });
 
   it('are not found for anything else', () => {

@@ -16,6 +16,7 @@ export type Route =
   | { page: 'payment'; id: string }
   | { page: 'payment-links' }
   | { page: 'settlement' }
+  | { page: 'audit-log'; query: URLSearchParams }
   | { page: 'not-found' };
 
 export type PageName = Route['page'];
@@ -37,7 +38,8 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'settlement':
         return { page: first };
       case 'payments':
-        return { page: 'payments', query: new URLSearchParams(search) };
+      case 'audit-log':
+        return { page: first, query: new URLSearchParams(search) };
     }
   }
   if (parts.length === 2 && first === 'payments' && second) {

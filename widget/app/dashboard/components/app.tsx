@@ -11,6 +11,7 @@ import { type Auth, useAuth } from '../use-auth.ts';
 import { ForgotPassword } from './forgot-password.tsx';
 import { Overview } from './overview.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
+import { AuditLog } from './audit-log.tsx';
 import { PaymentLinks } from './payment-links.tsx';
 import { PaymentView } from './payment.tsx';
 import { Payments } from './payments.tsx';
@@ -119,6 +120,8 @@ function SignedInPage({ route }: { route: Route }) {
       return <PaymentLinks />;
     case 'settlement':
       return <Settlement />;
+    case 'audit-log':
+      return <AuditLog query={route.query} />;
     default:
       return (
         <Page title={t('notFoundTitle')} testId="not-found">

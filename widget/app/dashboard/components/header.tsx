@@ -19,6 +19,7 @@ const NAV = [
   { path: '/payments', key: 'payments', pages: ['payments', 'payment'] },
   { path: '/payment-links', key: 'paymentLinks', pages: ['payment-links'] },
   { path: '/settlement', key: 'settlement', pages: ['settlement'] },
+  { path: '/audit-log', key: 'auditLog', pages: ['audit-log'] },
 ] as const;
 
 export function Header({ route, session, onLang, onSignOut }: Props) {

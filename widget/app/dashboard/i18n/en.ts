@@ -191,6 +191,32 @@ export const en = {
   batch: 'Batch',
   settledAt: 'Settled',
   noBatches: 'No batches settled yet.',
+
+  auditLog: 'Audit log',
+  auditIntro:
+    'Who did what and when, from which address: sign-ins, failures, second factor, sign-outs and every change made from the dashboard. The log is kept as written: nothing in it can be changed or removed.',
+  auditAction: 'Action',
+  anyAction: 'Any action',
+  actionAccount: 'Sign-ins, second factor and sign-outs',
+  actionLogin: 'Sign-ins',
+  actionSecondFactor: 'Second factor',
+  actionLogout: 'Sign-outs',
+  actionOperation: 'Changes to payments and links',
+  auditUser: 'User',
+  auditUserHint: 'A user name, exactly',
+  auditOutcome: 'Outcome',
+  anyOutcome: 'Any outcome',
+  outcomeSuccess: 'Succeeded',
+  outcomeFailure: 'Failed',
+  outcomeInfo: 'Information',
+  showEvents: 'Show events',
+  auditTable: 'Audit events, newest first',
+  auditTime: 'Time',
+  auditAddress: 'Address',
+  auditDetail: 'Details',
+  auditAbout: 'About {user}',
+  eventsShown: 'Events shown: {n}',
+  noEvents: 'No events match.',
 };
 
 export type Messages = typeof en;
