@@ -1,0 +1,101 @@
+/**
+ * The dashboard's Audit log in Chromium (issue 16): after a refund made on a payment's page, the
+ * log shows it with the user who made it and the address, beside the user's sign-in; filtering by
+ * action narrows it to the refund; Export CSV downloads it. axe finds nothing, the page does not
+ * scroll sideways at 320 px, and it speaks Spanish. The server is this spec's own
+ * (e2e/helpers/dashboard.ts); one user, enrolled once, whose session cookie is each test's.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  type DashboardServer,
+  enrol,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  paidSale,
+  startDashboardServer,
+} from './helpers/dashboard.ts';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 94;
+const STATE = path.resolve('test-results/dashboard-audit-session.json');
+let server: DashboardServer;
+
+test.describe.configure({ mode: 'serial' });
+test.use({ storageState: STATE });
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  server = await startDashboardServer(PORT, ['owner']);
+  const context = await browser.newContext({ storageState: undefined });
+  await enrol(await context.newPage(), server, server.users.owner!);
+  fs.mkdirSync(path.dirname(STATE), { recursive: true });
+  await context.storageState({ path: STATE });
+  await context.close();
+});
+test.afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(STATE, { force: true });
+});
+
+const dashboard = (p = '') => `${server.base}/dashboard${p}`;
+const rows = (page: Page) => page.getByTestId('audit-row');
+
+test('after a refund the audit log shows it with the user; filtered by action; exported', async ({
+  page,
+}) => {
+  const sale = await paidSale(page.request, server, '25.00');
+  await page.goto(dashboard(`/payments/${sale.transactionId}`));
+  await page.getByRole('button', { name: 'Refund' }).click();
+  await page.getByLabel('Refund amount').fill('10.00');
+  await page.getByRole('button', { name: 'Confirm refund' }).click();
+  await expect(page.getByTestId('action-result')).toHaveText('Refund of $10.00 approved.');
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeFocused();
+  const table = page.getByRole('table', { name: 'Audit events, newest first' });
+  await expect(table).toBeVisible();
+  const user = server.users.owner!.username;
+  const refund = rows(page).first();
+  await expect(refund).toContainText('operation.ProcessTransaction');
+  await expect(refund).toContainText(user);
+  await expect(refund).toContainText('Succeeded');
+  await expect(refund).toContainText('127.0.0.1');
+  await expect(refund).toContainText('refund');
+  await expect(refund).toContainText(sale.transactionId);
+  await expect(rows(page).filter({ hasText: 'user.login' }).first()).toContainText(user);
+  await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
+
+  await page.getByLabel('Action').selectOption({ label: 'Changes to payments and links' });
+  await page.getByRole('button', { name: 'Show events' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/audit-log\?action=operation\.$/);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.getByTestId('audit-count')).toHaveText('Events shown: 1');
+  await page.getByLabel('Action').selectOption({ label: 'Sign-ins' });
+  await page.getByRole('button', { name: 'Show events' }).click();
+  await expect(rows(page).filter({ hasText: 'operation.' })).toHaveCount(0);
+  await expect(rows(page).filter({ hasText: 'user.login' }).first()).toBeVisible();
+
+  await page.getByRole('link', { name: 'Clear filters' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('audit-log.csv');
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('event_id,occurred_at,actor,action,outcome,origin,subject,detail');
+  expect(csv).toContain(`,${user},operation.ProcessTransaction,Success,`);
+});
+
+test('the audit log in Spanish, accessible', async ({ page }) => {
+  await page.goto(dashboard('/audit-log'));
+  await page.getByLabel('Language').selectOption('es');
+  await expect(page.getByRole('heading', { name: 'Registro de auditoría', level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Eventos de auditoría, los más recientes primero' }),
+  ).toBeVisible();
+  await expect(page.getByLabel('Acción')).toBeVisible();
+  await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
+});
