@@ -9,6 +9,7 @@ import { PayframeError } from '../errors.ts';
 import { checkoutUrl } from '../gateway/operations/hosted-payment-operations.ts';
 import { recordAudit, userResource } from '../gateway/users/audit.ts';
 import { createUser, passwordProblem } from '../gateway/users/user-store.ts';
+import { isUserRole, roleTitle, USER_ROLES } from '../gateway/user-roles.ts';
 import {
   closeCommandDatabase,
   commandConfig,
@@ -232,7 +233,7 @@ export async function sessionCommand(args: string[], out: Output): Promise<undef
 }
 
 const USER_USAGE =
-  'Usage: payframe user create --merchant <id> --username <name> --password-stdin [--email <address>] [--json]';
+  'Usage: payframe user create --merchant <id> --username <name> --password-stdin [--email <address>] [--role owner|admin|staff|viewer] [--json]';
 
 /** Standard input up to its end, less one final line break (`echo "$PW" | payframe user create …`). */
 async function readStdin(): Promise<string> {
@@ -251,6 +252,7 @@ export async function userCommand(args: string[], out: Output): Promise<undefine
       merchant: { type: 'string' },
       username: { type: 'string' },
       email: { type: 'string' },
+      role: { type: 'string' },
       // The password never goes on the command line, where `ps` and shell history would show it.
       'password-stdin': { type: 'boolean' },
     },
@@ -258,6 +260,8 @@ export async function userCommand(args: string[], out: Output): Promise<undefine
   if (!values.merchant || !values.username || !values['password-stdin']) {
     throw usageError(`--merchant, --username and --password-stdin are required. ${USER_USAGE}`);
   }
+  const role = values.role ?? 'owner';
+  if (!isUserRole(role)) throw usageError(`--role must be one of ${USER_ROLES.join(', ')}. ${USER_USAGE}`);
   const password = await readStdin();
   const weak = passwordProblem(password);
   if (weak) throw new CliError('validation_failed', weak.message); // before opening the database
@@ -269,16 +273,19 @@ export async function userCommand(args: string[], out: Output): Promise<undefine
       username: values.username,
       password,
       email: values.email ?? null,
+      role,
     }).catch(rethrow);
     await recordAudit(db, {
       actor: 'cli',
       action: 'user.created',
       resource: userResource(user.id),
       outcome: 'success',
+      detail: { role: user.role },
       at: new Date(),
     });
-    out.result({ userId: user.id, merchantId: user.merchantId, username: user.username, email: user.email }, [
-      `User ${user.username} created for merchant ${user.merchantId} (${user.merchantName}).`,
+    const { id: userId, merchantId, username, email } = user;
+    out.result({ userId, merchantId, username, email, role: user.role }, [
+      `User ${username} (${roleTitle(user.role)}) created for merchant ${merchantId} (${user.merchantName}).`,
     ]);
   } finally {
     await closeCommandDatabase(db);

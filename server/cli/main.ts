@@ -57,7 +57,9 @@ Commands:
                   [--first-name <name>] [--last-name <name>] [--locale <tag>]
               Create a checkout session; prints its token and URL
   user create --merchant <id> --username <name> --password-stdin [--email <address>]
-              Create a merchant user who can sign in (Login); reads the password from standard input
+              [--role owner|admin|staff|viewer]
+              Create a merchant user who can sign in (Login), an owner unless --role says otherwise;
+              reads the password from standard input
   keys rotate [--batch-size <rows>]
               Re-encrypt stored cards and merchant keys under CARD_ENCRYPTION_KEY (earlier keys
               in CARD_ENCRYPTION_KEYS_OLD); safe while servers run, safe to run again

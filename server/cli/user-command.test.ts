@@ -80,6 +80,7 @@ describe.each(targets)('payframe user create on %s', (_name, open) => {
       merchantId,
       username: 'Olga.Operator',
       email: 'olga@cli.example',
+      role: 'owner',
     });
     expect(made.stdout).not.toContain(PASSWORD);
 
@@ -98,6 +99,29 @@ describe.each(targets)('payframe user create on %s', (_name, open) => {
         "select actor from audit_events where action = 'user.created'",
       );
       expect(rows).toEqual([{ actor: 'cli' }]);
+    });
+  });
+
+  it('creates a user with a role, and refuses a role there is not', { timeout: 90_000 }, async () => {
+    const made = await payframe(
+      [...args('Vera.Viewer'), '--password-stdin', '--role', 'viewer', '--json'],
+      cli.env,
+      `${PASSWORD}\n`,
+    );
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ username: 'Vera.Viewer', role: 'viewer' });
+    const unknown = await payframe(
+      [...args('Max.Manager'), '--password-stdin', '--role', 'manager', '--json'],
+      cli.env,
+      PASSWORD,
+    );
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stdout).error.message).toMatch(
+      /--role must be one of owner, admin, staff, viewer/,
+    );
+    await cli.use(async (db) => {
+      expect((await findUserByName(db, 'vera.viewer'))?.role).toBe('viewer');
+      expect(await findUserByName(db, 'max.manager')).toBeNull();
     });
   });
 

@@ -4,7 +4,7 @@
  * (BeginSecondFactorEnrolment, VerifySecondFactor), EndUserSession and ForgotPassword.
  *
  *   POST /sign-in                  {username, password} → {secondFactor} + a new session cookie
- *   GET  /session                  → who, which merchant, the second factor, the session's ends
+ *   GET  /session                  → who, which merchant, the role, the second factor, the session's ends
  *   POST /second-factor/enrolment  → {setupKey, otpauthUri, qrSvg}
  *   POST /second-factor/verify     {code} → {recoveryCodes?}; 400 invalid_code
  *   POST /sign-out                 → 204, the cookie cleared
@@ -63,6 +63,7 @@ async function readSession(deps: DashboardDeps, request: FastifyRequest) {
     user: { name: s.UserName ?? '', email: s.Email ?? null },
     merchant: { id: s.MerchantID, name: s.MerchantName ?? '' },
     secondFactor: s.SecondFactor,
+    role: s.Role, // what the page offers; the gateway refuses the rest whatever the page shows
     expiresAt: new Date(s.ExpiresAt).toISOString(),
     idleExpiresAt: new Date(s.IdleExpiresAt).toISOString(),
   };

@@ -21,6 +21,7 @@ import {
 } from './merchants/merchant-store.ts';
 import type { Principal } from './port.ts';
 import { accessOf } from './principal.ts';
+import { leastRoleOf, roleAllows, roleTitle } from './user-roles.ts';
 import { bearerToken } from '../http/authorization.ts';
 import { type SessionState, sessionExisted, useSession } from './users/login-sessions.ts';
 
@@ -255,6 +256,13 @@ export function authorizeOperation(principal: Principal, operation: string): voi
   }
   if (principal.kind === 'merchant' && access === 'service') {
     throw new PayframeError('forbidden', 'This operation is for the checkout server only.');
+  }
+  // A dashboard user acts as its merchant within its role (user-roles.ts).
+  if (principal.kind === 'merchant' && principal.user) {
+    const least = leastRoleOf(operation);
+    if (!roleAllows(principal.user.role, least)) {
+      throw new PayframeError('forbidden', `This operation needs the ${roleTitle(least)} role or higher.`);
+    }
   }
 }
 

@@ -10,7 +10,7 @@ import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
 import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
 import { PayframeError } from '../errors.ts';
-import type { CallContext } from './port.ts';
+import type { CallContext, SignedInUser } from './port.ts';
 import { type Authenticated, authenticate, authorizeOperation } from './auth.ts';
 import type { GatewayCall, GatewayDeps } from './gateway-call.ts';
 import { authenticatedBeforeReading } from './pre-auth.ts';
@@ -131,6 +131,24 @@ function refuseCardNumbers(op: OperationName, params: unknown): void {
   throw new PayframeError('validation_failed', message, [{ field: element, code: 'card_number', message }]);
 }
 
+/** Records a user's change refused before its handler; a record that fails is logged instead. */
+async function recordRefusal(
+  deps: GatewayDeps,
+  context: CallContext,
+  user: SignedInUser,
+  operation: OperationName,
+  clientAddress: string | undefined,
+  params: unknown,
+  error: unknown,
+): Promise<void> {
+  const origin = clientAddress ?? context.remoteAddress;
+  // The request was not checked yet: its references are kept only when it holds no card number.
+  const kept = cardNumberElement(operation, params) === null ? params : {};
+  await recordUserCall(deps.db, user, operation, origin, deps.now(), kept, { error }).catch((err: unknown) =>
+    context.log.error({ err, user: user.userId, operation }, 'audit of a user change failed'),
+  );
+}
+
 export function createGateway(
   deps: GatewayDeps,
   handlers: Handlers = GATEWAY_HANDLERS,
@@ -144,7 +162,15 @@ export function createGateway(
     ) => Promise<unknown>;
     service[op.name] = async (params, context) => {
       const { principal, merchant, clientAddress, session } = await callerOf(deps, op.name, context);
-      authorizeOperation(principal, op.name);
+      const user = principal.kind === 'merchant' ? principal.user : undefined;
+      const audited = user !== undefined && auditsUserCall(op.name);
+      try {
+        authorizeOperation(principal, op.name);
+      } catch (error) {
+        // A change the user's role does not allow is recorded as refused, like one that failed.
+        if (audited) await recordRefusal(deps, context, user, op.name, clientAddress, params, error);
+        throw error;
+      }
       // A card number first (the graver problem, named as such however it is spelled), then the
       // text policy, which also puts the text in NFC for the handler.
       refuseCardNumbers(op.name, params);
@@ -156,8 +182,7 @@ export function createGateway(
         ...(merchant ? { merchant } : {}),
         ...(session ? { session } : {}),
       };
-      const user = principal.kind === 'merchant' ? principal.user : undefined;
-      if (!user || !auditsUserCall(op.name)) return handler(text, call, deps);
+      if (!audited) return handler(text, call, deps);
       // A dashboard user's change: recorded with the user, whatever came of it.
       let outcome: { result: unknown } | { error: unknown };
       try {

@@ -5,6 +5,7 @@
  * the gateway imports nothing of theirs.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { UserRole } from './user-roles.ts';
 
 /**
  * Who is calling the gateway (DESIGN.md §6). The spec defines no credential, so Payframe adds the
@@ -31,6 +32,8 @@ export type Principal =
 export interface SignedInUser {
   readonly userId: string;
   readonly userName: string;
+  /** What the user may do (user-roles.ts), read with the session. */
+  readonly role: UserRole;
   /** The session's id: the SHA-256 hash of its token, as login_sessions stores it. */
   readonly sessionId: string;
 }

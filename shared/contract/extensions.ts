@@ -73,6 +73,9 @@ export type CheckoutReturnMode = EnumValue<typeof CheckoutReturnMode>;
  * merchant's payments as fields. docs/dashboard.md says what each means to a merchant.
  */
 
+/** What a merchant user may do (docs/dashboard.md "Roles"). */
+export const UserRole = enumeration('UserRole', ['Owner', 'Admin', 'Staff', 'Viewer']);
+
 /** Where a signed-in user stands with its second factor (TOTP, RFC 6238). */
 export const SecondFactorState = enumeration('SecondFactorState', [
   'EnrolmentRequired',
@@ -119,6 +122,7 @@ export const PaymentKind = enumeration('PaymentKind', ['Sale', 'Authorization'])
 export const AuditOutcome = enumeration('AuditOutcome', ['Success', 'Failure', 'Info']);
 
 export type SecondFactorState = EnumValue<typeof SecondFactorState>;
+export type UserRole = EnumValue<typeof UserRole>;
 export type PaymentState = EnumValue<typeof PaymentState>;
 export type PaymentStateFilter = EnumValue<typeof PaymentStateFilter>;
 export type PaymentEventKind = EnumValue<typeof PaymentEventKind>;
@@ -133,6 +137,7 @@ export const extensionEnumerations = [
   PaymentMethodKind,
   CheckoutReturnMode,
   SecondFactorState,
+  UserRole,
   PaymentState,
   PaymentStateFilter,
   PaymentEventKind,
@@ -271,6 +276,7 @@ export const extensionTypes = [
     field('MerchantID', 'long', required),
     field('MerchantName', 'string'),
     field('SecondFactor', SecondFactorState, required),
+    field('Role', UserRole, required),
     field('ExpiresAt', 'dateTime', required), // 12 hours after the sign-in
     field('IdleExpiresAt', 'dateTime', required), // 15 minutes after the last call
   ]),

@@ -4,7 +4,7 @@
  * (`Authorization: Bearer ls_…`, auth.ts); these four answer before the second factor is verified,
  * everything else only after (principal.ts `user`).
  */
-import type { SecondFactorState } from '../../../shared/contract/extensions.ts';
+import type { SecondFactorState, UserRole as ContractUserRole } from '../../../shared/contract/extensions.ts';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { PayframeError } from '../../errors.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
@@ -20,12 +20,20 @@ import {
   useRecoveryCode,
 } from '../users/second-factor.ts';
 import { otpAuthUri } from '../users/totp.ts';
+import type { UserRole } from '../user-roles.ts';
 import { recordFailedLogin, recordSuccessfulLogin } from '../users/user-store.ts';
 
 export const CODE_INVALID = 'The code is not valid. Try the current code from your authenticator app.';
 export const CODE_VERIFIED = 'Verified.';
 /** The issuer an authenticator app shows beside the account. */
 const ISSUER = 'Payframe';
+
+const USER_ROLE: Record<UserRole, ContractUserRole> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  staff: 'Staff',
+  viewer: 'Viewer',
+};
 
 /** The caller's session: authorizeOperation let only a signed-in user's through (principal.ts). */
 function sessionOf(call: GatewayCall): { user: SignedInUser; session: SessionState } {
@@ -39,7 +47,7 @@ export async function getUserSession(
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'GetUserSession'>> {
-  const { session } = sessionOf(call);
+  const { user, session } = sessionOf(call);
   const { rows } = await deps.db.query<{ username: string; email: string | null; name: string }>(
     `select u.username, u.email, m.name from merchant_users u join merchants m on m.id = u.merchant_id
      where u.id = $1`,
@@ -57,6 +65,7 @@ export async function getUserSession(
     MerchantID: session.merchantId,
     MerchantName: r?.name,
     SecondFactor: state,
+    Role: USER_ROLE[user.role],
     ExpiresAt: session.expiresAt.toISOString(),
     IdleExpiresAt: session.idleExpiresAt.toISOString(),
   };

@@ -14,6 +14,7 @@ import { createGateway } from '../gateway.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { passwordResetRoutes } from '../users/password-reset-routes.ts';
 import { createUser } from '../users/user-store.ts';
+import type { UserRole } from '../user-roles.ts';
 import { createMerchant, type GatewayWorld } from './gateway-kit.ts';
 import { soapCall } from './soap-call.ts';
 
@@ -36,7 +37,8 @@ export interface UsersWorld extends GatewayWorld {
   forgotPassword(userName: string, email: string): Promise<{ result: unknown; body: string }>;
   /** The reset token in the newest message to `to` in the dev outbox (after pending sends). */
   resetTokenSentTo(to: string): Promise<string | undefined>;
-  newUser(username: string, email?: string): Promise<void>;
+  /** A user of merchant a, an owner unless `role` says otherwise. */
+  newUser(username: string, email?: string, role?: UserRole): Promise<void>;
 }
 
 export interface LoginResult {
@@ -113,8 +115,14 @@ export async function openUsersWorld(target: DatabaseTarget): Promise<UsersWorld
       const [newest] = await listOutbox(db, { to });
       return newest && /\/reset-password\?token=(pr_[A-Za-z0-9_-]{43})\n/.exec(newest.text)?.[1];
     },
-    async newUser(username, email) {
-      await createUser(db, { merchantId: a.id, username, password: ANN.password, email: email ?? null });
+    async newUser(username, email, role) {
+      await createUser(db, {
+        merchantId: a.id,
+        username,
+        password: ANN.password,
+        email: email ?? null,
+        ...(role ? { role } : {}),
+      });
     },
     close: async () => {
       await deps.notifier.flush();

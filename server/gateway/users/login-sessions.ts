@@ -9,6 +9,7 @@
  */
 import type { Queryable } from '../../db/database.ts';
 import type { Principal, SignedInUser } from '../port.ts';
+import { isUserRole } from '../user-roles.ts';
 import { isSessionToken, tokenHash } from './user-store.ts';
 
 /** The longest a session may idle (PCI DSS 8.2.8); DASHBOARD_IDLE_MINUTES may make it shorter. */
@@ -30,6 +31,7 @@ interface SessionRow {
   user_id: string;
   merchant_id: string;
   username: string;
+  role: string;
   expires_at: Date;
   last_used_at: Date;
   second_factor_at: Date | null;
@@ -53,14 +55,20 @@ export async function useSession(
        where token_hash = $1 and ended_at is null and expires_at > $2
          and coalesce(last_used_at, created_at) > $2::timestamptz - make_interval(mins => $3)
        returning token_hash, user_id, expires_at, last_used_at, second_factor_at)
-     select s.*, u.merchant_id, u.username, u.totp_enrolled_at
+     select s.*, u.merchant_id, u.username, u.role, u.totp_enrolled_at
      from s join merchant_users u on u.id = s.user_id join merchants m on m.id = u.merchant_id
      where m.disabled_at is null`,
     [tokenHash(token), now, idleMinutes],
   );
   const r = rows[0];
   if (!r) return null;
-  const user: SignedInUser = { userId: String(r.user_id), userName: r.username, sessionId: r.token_hash };
+  const user: SignedInUser = {
+    userId: String(r.user_id),
+    userName: r.username,
+    // The column's check admits the four roles only; anything else is read as the least.
+    role: isUserRole(r.role) ? r.role : 'viewer',
+    sessionId: r.token_hash,
+  };
   const merchantId = String(r.merchant_id);
   const verified = r.second_factor_at !== null;
   return {

@@ -11,6 +11,7 @@ import type { Queryable } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
 import { containsCardNumber } from '../../../shared/card/card-number-in-text.ts';
 import { hashPassword } from './password-hash.ts';
+import { isUserRole, type UserRole } from '../user-roles.ts';
 
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 256;
@@ -24,6 +25,7 @@ export interface MerchantUser {
   merchantName: string;
   username: string;
   email: string | null;
+  role: UserRole;
   passwordHash: string;
   failedAttempts: number;
   lockedUntil: Date | null;
@@ -38,6 +40,7 @@ interface UserRow {
   merchant_name: string;
   username: string;
   email: string | null;
+  role: string;
   password_hash: string;
   failed_attempts: number;
   locked_until: Date | null;
@@ -51,6 +54,7 @@ const fromRow = (r: UserRow): MerchantUser => ({
   merchantName: r.merchant_name,
   username: r.username,
   email: r.email,
+  role: isUserRole(r.role) ? r.role : 'viewer',
   passwordHash: r.password_hash,
   failedAttempts: r.failed_attempts,
   lockedUntil: r.locked_until,
@@ -84,6 +88,8 @@ export interface NewUser {
   username: string;
   password: string;
   email?: string | null;
+  /** Owner when absent, as every user was before roles. */
+  role?: UserRole;
 }
 
 export async function createUser(q: Queryable, input: NewUser): Promise<MerchantUser> {
@@ -107,8 +113,9 @@ export async function createUser(q: Queryable, input: NewUser): Promise<Merchant
   const passwordHash = await hashPassword(input.password);
   try {
     await q.query(
-      'insert into merchant_users (merchant_id, username, email, password_hash) values ($1, $2, $3, $4)',
-      [input.merchantId, username, email, passwordHash],
+      `insert into merchant_users (merchant_id, username, email, password_hash, role)
+       values ($1, $2, $3, $4, $5)`,
+      [input.merchantId, username, email, passwordHash, input.role ?? 'owner'],
     );
   } catch (err) {
     if ((err as { code?: string }).code === '23505') throw fieldError('username', 'This user name is taken.');
