@@ -8,10 +8,14 @@
 
 export type SecondFactor = 'EnrolmentRequired' | 'Required' | 'Verified';
 
+/** What the user may do (UserRole). */
+export type UserRole = 'Owner' | 'Admin' | 'Staff' | 'Viewer';
+
 export interface SessionInfo {
   user: { name: string; email: string | null };
   merchant: { id: string; name?: string };
   secondFactor: SecondFactor;
+  role: UserRole;
   expiresAt: string;
   idleExpiresAt: string;
 }

@@ -8,6 +8,7 @@ import { I18nContext, useI18n } from '../i18n/context.ts';
 import { type I18n, type Lang, loadI18n, rememberLang } from '../i18n/index.ts';
 import { href, navigate, onLinkClick, PUBLIC_PAGES, type Route, useRoute } from '../route.ts';
 import { type Auth, useAuth } from '../use-auth.ts';
+import { RoleContext } from '../role.ts';
 import { ForgotPassword } from './forgot-password.tsx';
 import { Overview } from './overview.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
@@ -83,7 +84,11 @@ export function App({ initial }: { initial: I18n }) {
   } else if (auth.state === 'second-factor') {
     body = <SecondFactor session={auth.session} onVerified={refresh} onSignOut={signOut} />;
   } else {
-    body = <SignedInPage route={route} />;
+    body = (
+      <RoleContext.Provider value={auth.session.role}>
+        <SignedInPage route={route} />
+      </RoleContext.Provider>
+    );
   }
 
   return (

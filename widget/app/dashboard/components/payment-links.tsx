@@ -9,6 +9,7 @@ import type { PaymentLink } from '../api-types.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 import { linkStatusLabel } from '../labels.ts';
+import { useMayActOnPayments } from '../role.ts';
 import { useLoad } from '../use-load.ts';
 import { focusSoon } from './field.tsx';
 import { LinkForm } from './link-form.tsx';
@@ -18,6 +19,7 @@ import { svgImage } from './second-factor.tsx';
 
 export function PaymentLinks() {
   const { t } = useI18n();
+  const mayAct = useMayActOnPayments();
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<{ link: PaymentLink; qrSvg: string } | null>(null);
   const [more, setMore] = useState<PaymentLink[]>([]);
@@ -42,18 +44,20 @@ export function PaymentLinks() {
 
   return (
     <Page title={t('paymentLinks')} testId="payment-links">
-      <button
-        type="button"
-        class="pd-button pd-primary"
-        aria-expanded={open ? 'true' : 'false'}
-        aria-controls="new-link"
-        onClick={() => {
-          setOpen(!open);
-          if (!open) focusSoon('#link-amount');
-        }}
-      >
-        {t('newLink')}
-      </button>
+      {mayAct ? (
+        <button
+          type="button"
+          class="pd-button pd-primary"
+          aria-expanded={open ? 'true' : 'false'}
+          aria-controls="new-link"
+          onClick={() => {
+            setOpen(!open);
+            if (!open) focusSoon('#link-amount');
+          }}
+        >
+          {t('newLink')}
+        </button>
+      ) : null}
       <div id="new-link">
         {open ? (
           <LinkForm
@@ -117,6 +121,7 @@ function CreatedLink({ link, qrSvg }: { link: PaymentLink; qrSvg: string }) {
 
 function LinkList({ links, onChanged }: { links: PaymentLink[]; onChanged: () => Promise<void> }) {
   const { t, lang } = useI18n();
+  const mayAct = useMayActOnPayments();
   const [asking, setAsking] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
 
@@ -172,7 +177,7 @@ function LinkList({ links, onChanged }: { links: PaymentLink[]; onChanged: () =>
               <p class="pd-url" translate={false}>
                 {link.url}
               </p>
-              {link.status === 'Open' && asking !== link.token ? (
+              {mayAct && link.status === 'Open' && asking !== link.token ? (
                 <button
                   type="button"
                   id={`cancel-${link.token}`}

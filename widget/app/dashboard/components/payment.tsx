@@ -9,11 +9,13 @@ import { useI18n } from '../i18n/context.ts';
 import { eventLabel, methodLabel, stateLabel, webhookStatusLabel } from '../labels.ts';
 import { href } from '../route.ts';
 import { useLoad } from '../use-load.ts';
+import { useMayActOnPayments } from '../role.ts';
 import { LoadFailed, Loading, Page } from './page.tsx';
 import { PaymentActions } from './payment-actions.tsx';
 
 export function PaymentView({ id }: { id: string }) {
   const { t } = useI18n();
+  const mayAct = useMayActOnPayments();
   const [loaded, reload] = useLoad(() => api.payment(id), [id]);
   const back = (
     <p>
@@ -35,7 +37,7 @@ export function PaymentView({ id }: { id: string }) {
       {loaded.state === 'ok' ? (
         <>
           <Details detail={loaded.data} />
-          <PaymentActions detail={loaded.data} reload={reload} />
+          {mayAct ? <PaymentActions detail={loaded.data} reload={reload} /> : null}
           <Timeline detail={loaded.data} />
           <Webhooks detail={loaded.data} />
         </>

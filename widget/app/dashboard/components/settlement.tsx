@@ -7,6 +7,7 @@ import { api } from '../api.ts';
 import type { CurrencyAmount } from '../api-types.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
+import { useMayActOnPayments } from '../role.ts';
 import { useLoad } from '../use-load.ts';
 import { focusSoon } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
@@ -14,6 +15,7 @@ import { Confirm } from './payment-actions.tsx';
 
 export function Settlement() {
   const { t, lang } = useI18n();
+  const mayAct = useMayActOnPayments();
   const [loaded, reload] = useLoad(() => api.settlement(), []);
   const [asking, setAsking] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
@@ -72,7 +74,7 @@ export function Settlement() {
             </dl>
             {loaded.data.pendingCount === 0 ? (
               <p>{t('nothingToSettle')}</p>
-            ) : asking ? (
+            ) : !mayAct ? null : asking ? (
               <Confirm
                 question={t('settleQuestion', {
                   n: loaded.data.pendingCount,

@@ -1,0 +1,16 @@
+/**
+ * The signed-in user's role (docs/dashboard.md "Roles"): the pages offer only what it may do. This
+ * is for the page's sake alone; the gateway refuses whatever the role does not allow on every call.
+ */
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { UserRole } from './api-types.ts';
+
+const RANK: Record<UserRole, number> = { Viewer: 0, Staff: 1, Admin: 2, Owner: 3 };
+
+export const RoleContext = createContext<UserRole>('Viewer');
+
+/** Whether the user may act on payments: refund, void, capture, settle, make or cancel a link. */
+export function useMayActOnPayments(): boolean {
+  return RANK[useContext(RoleContext)] >= RANK.Staff;
+}
