@@ -43,11 +43,13 @@ export interface DashboardServer {
 
 /**
  * A server on `port` (its demo store on `port + 1`) with one merchant whose origin is that store,
- * and one dashboard user of it per name in `userNames` (each with a password of its own).
+ * and one dashboard user of it per name in `userNames` (each with a password of its own), an owner
+ * unless `roles` gives the name another role.
  */
 export async function startDashboardServer(
   port: number,
   userNames: readonly string[],
+  roles: Record<string, 'owner' | 'admin' | 'staff' | 'viewer'> = {},
 ): Promise<DashboardServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-e2e-dashboard-'));
   const base = `http://127.0.0.1:${port}`;
@@ -90,6 +92,7 @@ export async function startDashboardServer(
         '--email',
         `${username}@example.com`,
         '--password-stdin',
+        ...(roles[name] ? ['--role', roles[name]] : []),
       ],
       `${password}\n`,
     );
