@@ -2,7 +2,8 @@
  * The dashboard's Audit log in Chromium (issue 16): after a refund made on a payment's page, the
  * log shows it with the user who made it and the address, beside the user's sign-in; filtering by
  * action narrows it to the refund; Export CSV downloads it. axe finds nothing, the page does not
- * scroll sideways at 320 px, and it speaks Spanish. The server is this spec's own
+ * scroll sideways at 320 px, and it speaks Spanish. A Viewer is offered no Audit log (the gateway
+ * answers it to Admins and Owners only). The server is this spec's own
  * (e2e/helpers/dashboard.ts); one user, enrolled once, whose session cookie is each test's.
  */
 import fs from 'node:fs';
@@ -26,7 +27,7 @@ test.use({ storageState: STATE });
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
-  server = await startDashboardServer(PORT, ['owner']);
+  server = await startDashboardServer(PORT, ['owner', 'viewer'], { viewer: 'viewer' });
   const context = await browser.newContext({ storageState: undefined });
   await enrol(await context.newPage(), server, server.users.owner!);
   fs.mkdirSync(path.dirname(STATE), { recursive: true });
@@ -98,4 +99,16 @@ test('the audit log in Spanish, accessible', async ({ page }) => {
   await expect(page.getByLabel('Acción')).toBeVisible();
   await expectAccessible(page);
   await expectNoSidewaysScroll(page);
+});
+
+test('a Viewer is offered no Audit log', async ({ browser }) => {
+  const context = await browser.newContext({ storageState: undefined });
+  const page = await context.newPage();
+  await enrol(page, server, server.users.viewer!);
+  const nav = page.getByRole('navigation', { name: 'Dashboard' });
+  await expect(nav.getByRole('link', { name: 'Payments' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Audit log' })).toHaveCount(0);
+  const res = await page.request.get(`${server.base}/dashboard/api/audit-log`);
+  expect(res.status()).toBe(403);
+  await context.close();
 });

@@ -14,3 +14,6 @@ export const RoleContext = createContext<UserRole>('Viewer');
 export function useMayActOnPayments(): boolean {
   return RANK[useContext(RoleContext)] >= RANK.Staff;
 }
+
+/** Whether the role may read the audit log (ListAuditEvents: Admin and Owner, server/gateway/user-roles.ts). */
+export const mayReadAuditLog = (role: UserRole): boolean => RANK[role] >= RANK.Admin;

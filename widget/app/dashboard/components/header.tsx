@@ -5,6 +5,7 @@
 import type { SessionInfo } from '../api-types.ts';
 import { useI18n } from '../i18n/context.ts';
 import { type Lang, LANG_NAMES, LANGS } from '../i18n/index.ts';
+import { mayReadAuditLog } from '../role.ts';
 import { href, type Route } from '../route.ts';
 
 interface Props {
@@ -57,7 +58,7 @@ export function Header({ route, session, onLang, onSignOut }: Props) {
       {session ? (
         <nav class="pd-nav" aria-label={t('mainNav')}>
           <ul>
-            {NAV.map((item) => (
+            {NAV.filter((item) => item.key !== 'auditLog' || mayReadAuditLog(session.role)).map((item) => (
               <li key={item.key}>
                 <a
                   href={href(item.path)}
