@@ -110,5 +110,11 @@ test('a Viewer is offered no Audit log', async ({ browser }) => {
   await expect(nav.getByRole('link', { name: 'Audit log' })).toHaveCount(0);
   const res = await page.request.get(`${server.base}/dashboard/api/audit-log`);
   expect(res.status()).toBe(403);
+  // Its address typed: the page says why it shows nothing.
+  await page.goto(dashboard('/audit-log'));
+  await expect(page.getByRole('alert')).toHaveText(
+    'Only an Owner or an Admin of your account can read the audit log.',
+  );
+  await expectAccessible(page);
   await context.close();
 });

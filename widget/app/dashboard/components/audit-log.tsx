@@ -81,7 +81,14 @@ export function AuditLog({ query }: { query: URLSearchParams }) {
           : null}
       </p>
       {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
+      {loaded.state === 'failed' && loaded.status === 403 ? (
+        // Staff and Viewers: the gateway answers the log to Owners and Admins only.
+        <p role="alert" class="pd-alert">
+          {t('auditNotAllowed')}
+        </p>
+      ) : loaded.state === 'failed' ? (
+        <LoadFailed retry={() => void reload()} />
+      ) : null}
       {loaded.state === 'ok' ? (
         <>
           {loaded.data.events.length === 0 ? (

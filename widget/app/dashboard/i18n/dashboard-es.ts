@@ -223,4 +223,5 @@ export const messages: Messages = {
   auditAbout: 'Sobre {user}',
   eventsShown: 'Eventos mostrados: {n}',
   noEvents: 'Ningún evento coincide.',
+  auditNotAllowed: 'Solo un Propietario o un Administrador de su cuenta puede leer el registro de auditoría.',
 };

@@ -217,6 +217,7 @@ export const en = {
   auditAbout: 'About {user}',
   eventsShown: 'Events shown: {n}',
   noEvents: 'No events match.',
+  auditNotAllowed: 'Only an Owner or an Admin of your account can read the audit log.',
 };
 
 export type Messages = typeof en;
