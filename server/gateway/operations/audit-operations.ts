@@ -67,13 +67,14 @@ export async function listAuditEvents(
   const before = f.StartingAfter?.trim() || null;
   if (before && !/^\d{1,18}$/.test(before))
     throw new PayframeError('invalid_request', 'StartingAfter must be an EventID.');
-  // Every user of the merchant names its actors; the filter's user narrows which events are read.
+  // Every user of the merchant names its actors; the filter's user narrows the events read.
   const names = await merchantUserRefs(deps.db, call.principal.merchantId);
   const userName = textOf(f.UserName, 'UserName');
-  const refs = userName
+  const users = userName
     ? [...names].filter(([, name]) => name.toLowerCase() === userName.toLowerCase()).map(([ref]) => ref)
-    : [...names.keys()];
-  const page = await auditPage(deps.db, refs, {
+    : null;
+  const page = await auditPage(deps.db, call.principal.merchantId, {
+    users,
     actionPrefix: textOf(f.ActionPrefix, 'ActionPrefix'),
     outcome: f.Outcome ? OUTCOME_FILTER[f.Outcome] : null,
     occurredFrom: instantOf(f.OccurredFrom, 'OccurredFrom'),

@@ -11,8 +11,11 @@ import { databaseTargets } from '../../testing/databases.ts';
 import { recordAudit } from './audit.ts';
 
 const SERVER = join(import.meta.dirname, '../..');
-/** This file: it holds the refused statements on purpose, to send them to the database. */
-const SELF = relative(SERVER, import.meta.filename);
+/**
+ * This file: it holds the refused statements on purpose, to send them to the database. And
+ * migration 0030: its one backfill of the column it adds runs before it creates the triggers.
+ */
+const ALLOWED = [relative(SERVER, import.meta.filename), join('db', 'migrations', '0030_audit_log.sql')];
 /** A statement that changes or removes audit rows, in any case and spacing. */
 const CHANGES_AUDIT =
   /\b(?:update\s+(?:only\s+)?audit_events|delete\s+from\s+(?:only\s+)?audit_events|truncate\s+(?:table\s+)?(?:only\s+)?audit_events)\b/i;
@@ -37,7 +40,7 @@ describe('audit_events in the code', () => {
   });
 
   it('is never updated, deleted from or truncated by anything under server/', () => {
-    const files = filesUnder(SERVER).filter((f) => relative(SERVER, f) !== SELF);
+    const files = filesUnder(SERVER).filter((f) => !ALLOWED.includes(relative(SERVER, f)));
     expect(files.length).toBeGreaterThan(100);
     const found = files.filter((f) => CHANGES_AUDIT.test(readFileSync(f, 'latin1')));
     expect(found.map((f) => relative(SERVER, f))).toEqual([]);

@@ -1,8 +1,8 @@
 /**
  * The audit log as its merchant reads it (ListAuditEvents, issue 16): the events whose actor or
  * resource is one of the merchant's users, newest first, a page at a time after an event id. The
- * merchant's users are read first, so the events are found by `actor` and `resource` through their
- * indexes (migration 0030) rather than by a scan of every merchant's events. audit_events is
+ * database names each event's merchant as it is inserted (migration 0030), so a page is read
+ * through the merchant's own index, never by a scan of every merchant's events. audit_events is
  * append-only: nothing here or elsewhere updates or deletes it (audit-append-only.test.ts), and the
  * database refuses to (migration 0030).
  */
@@ -10,6 +10,8 @@ import type { Queryable } from '../../db/database.ts';
 import { userResource } from './audit.ts';
 
 export interface AuditQuery {
+  /** Only the events by or about these users (`merchant_user:<id>`); null: every user's. */
+  users: readonly string[] | null;
   actionPrefix: string | null;
   outcome: 'success' | 'failure' | 'info' | null;
   occurredFrom: Date | null;
@@ -43,16 +45,24 @@ export async function merchantUserRefs(q: Queryable, merchantId: string): Promis
 /** `like` text matching `prefix` literally, then anything. */
 const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** One page of the events of `refs` (merchantUserRefs), newest first, and whether more follow. */
+/**
+ * One page of the merchant's events (by or about its users), newest first, and whether more
+ * follow: walks audit_events_merchant_newest, or audit_events_merchant_outcome for one outcome,
+ * from the cursor down (migration 0030).
+ */
 export async function auditPage(
   q: Queryable,
-  refs: readonly string[],
+  merchantId: string,
   query: AuditQuery,
 ): Promise<{ events: AuditRow[]; hasMore: boolean }> {
-  if (refs.length === 0) return { events: [], hasMore: false };
-  const params: unknown[] = [refs];
+  const params: unknown[] = [merchantId];
   const param = (value: unknown) => `$${params.push(value)}`;
-  const where = ['(e.actor = any($1::text[]) or e.resource = any($1::text[]))'];
+  if (query.users?.length === 0) return { events: [], hasMore: false };
+  const where = ['e.merchant_id = $1::bigint'];
+  if (query.users) {
+    const users = param(query.users);
+    where.push(`(e.actor = any(${users}::text[]) or e.resource = any(${users}::text[]))`);
+  }
   if (query.actionPrefix) where.push(`e.action like ${param(likePrefix(query.actionPrefix))}`);
   if (query.outcome) where.push(`e.outcome = ${param(query.outcome)}`);
   if (query.occurredFrom) where.push(`e.occurred_at >= ${param(query.occurredFrom)}`);
