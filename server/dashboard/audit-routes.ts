@@ -33,7 +33,7 @@ export const AuditQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).optional(),
   after: z
     .string()
-    .regex(/^[1-9]\d{0,18}$/, 'after must be an event id.')
+    .regex(/^[1-9]\d{0,17}$/, 'after must be an event id.')
     .optional(),
 });
 

@@ -142,8 +142,10 @@ async function recordRefusal(
   error: unknown,
 ): Promise<void> {
   const origin = clientAddress ?? context.remoteAddress;
-  // The request was not checked yet: its references are kept only when it holds no card number.
-  const kept = cardNumberElement(operation, params) === null ? params : {};
+  // The request was not checked yet: its references are kept only when it holds no card number
+  // and its text passes the text policy (the audit log is append-only: nothing can clean it later).
+  const checked = cardNumberElement(operation, params) === null ? applyTextPolicy(operation, params) : null;
+  const kept = checked?.ok ? checked.params : {};
   await recordUserCall(deps.db, user, operation, origin, deps.now(), kept, { error }).catch((err: unknown) =>
     context.log.error({ err, user: user.userId, operation }, 'audit of a user change failed'),
   );

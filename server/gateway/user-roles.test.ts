@@ -127,6 +127,11 @@ describe.each(databaseTargets())('user roles enforced by the gateway on $name', 
     // Payments' work: Staff and above.
     refused(await call('CreateHostedPayment', viewer, link), 'Staff');
     refused(await call('SettleTransaction', viewer, { merchantID: w.a.id }), 'Staff');
+    // Card data from a reader: a read, but not a read-only user's.
+    refused(
+      await call('GetCardDetailsFromEncryptedData', viewer, { merchantID: w.a.id, encryptedData: 'AA' }),
+      'Staff',
+    );
     expect((await call('CreateHostedPayment', staff, link)).status).toBe(200);
     // The account's: Admin and above (what comes of the call past the role is not this test's).
     refused(await call('CreatePaymentProfile', staff, profile), 'Admin');
@@ -135,6 +140,11 @@ describe.each(databaseTargets())('user roles enforced by the gateway on $name', 
     expect(byAdmin.body).not.toContain('role or higher');
     refused(await call('ListAuditEvents', staff), 'Admin');
     expect((await call('ListAuditEvents', admin)).status).toBe(200);
+    // Every read of the audit log is itself recorded, the refused one too (PCI DSS 10.2.1.3).
+    const reads = await w.db.query<{ outcome: string }>(
+      `select outcome from audit_events where action = 'audit_log.read' order by id`,
+    );
+    expect(reads.rows.map((r) => r.outcome)).toEqual(['failure', 'success']);
     // A Viewer still has its own session: it signs out.
     expect((await call('EndUserSession', viewer)).status).toBe(200);
   });

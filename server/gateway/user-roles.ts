@@ -45,10 +45,12 @@ export const OPERATION_LEAST_ROLE: Record<OperationName, UserRole> = {
   GetMerchantDetails: 'viewer',
   CreateInvoice: 'staff',
   Verify3DSecureMerchant: 'viewer',
-  // Public: no user is needed at all.
+  // Public: no role is asked of anyone (the table names them to be total).
   Login: 'viewer',
   ForgotPassword: 'viewer',
-  GetCardDetailsFromEncryptedData: 'viewer',
+  // Decrypts a card reader's data with the merchant's reader key and answers the card's expiry:
+  // part of taking a card-present payment, never a read-only user's.
+  GetCardDetailsFromEncryptedData: 'staff',
   // Replaces a stored card's token (a card on file): like the payment profiles, the account's.
   UpdateToken: 'admin',
   GetCardInfo: 'viewer',

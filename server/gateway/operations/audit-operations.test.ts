@@ -115,6 +115,8 @@ describe.each(databaseTargets())('ListAuditEvents ($name)', (target) => {
     const asAnn = await call(w.app, 'ListAuditEvents', { filter: { Limit: 100 } }, { bearer: ann });
     expect(asAnn.Events!.map((e) => e.Actor)).not.toContain('Bob.Bravo');
     expect(asAnn.Events!.length).toBeGreaterThanOrEqual(5);
+    // Her read of the log is itself in it, as its newest event (PCI DSS 10.2.1.3).
+    expect((await actions())[0]).toBe('Ann.Admin audit_log.read Success');
     // The service credential is no merchant: refused before the operation runs.
     const service = await rawCall(w.app, 'ListAuditEvents', { filter: {} }, { service: SERVICE_KEY });
     expect(service.status).toBe(401);
@@ -138,6 +140,7 @@ describe.each(databaseTargets())('ListAuditEvents ($name)', (target) => {
     ]);
     expect(await actions({ UserName: 'nobody' })).toEqual([]);
     expect(await actions({ OccurredFrom: afterSignIns.toISOString() })).toEqual([
+      'Ann.Admin audit_log.read Success',
       'Ann.Admin operation.ProcessTransaction Success',
     ]);
     expect(await actions({ OccurredBefore: afterSignIns.toISOString() })).toHaveLength(4);

@@ -20,7 +20,9 @@ export interface AuditEvent {
     | 'user.logout'
     // A state-changing Transaction Service call made by a signed-in user (the dashboard):
     // `operation.<name>`, with what it acted on in `resource` and its outcome.
-    | `operation.${string}`;
+    | `operation.${string}`
+    // A user read the audit log (ListAuditEvents; PCI DSS 10.2.1.3), allowed or refused.
+    | 'audit_log.read';
   /** `merchant_user:<id>` when a user is concerned. */
   resource?: string | null;
   outcome: 'success' | 'failure' | 'info';

@@ -38,8 +38,12 @@ function keptFields(value: unknown, into: Record<string, string | number | boole
   }
 }
 
-/** Whether a user's call of this operation is recorded: changes, not the session's own ones. */
+/**
+ * Whether a user's call of this operation is recorded: changes, not the session's own ones; and
+ * every read of the audit log itself (PCI DSS 10.2.1.3: access to the audit logs is logged).
+ */
 export function auditsUserCall(operation: OperationName): boolean {
+  if (operation === 'ListAuditEvents') return true;
   return changesState(operation) && OPERATION_ACCESS[operation] !== 'user' && operation !== 'Login';
 }
 
@@ -58,7 +62,8 @@ export async function recordUserCall(
   else detail.error = outcome.error instanceof PayframeError ? outcome.error.code : 'internal';
   await recordAudit(db, {
     actor: userResource(user.userId),
-    action: `operation.${operation}`,
+    // A read of the log is no change: its own action, apart from `operation.*`.
+    action: operation === 'ListAuditEvents' ? 'audit_log.read' : `operation.${operation}`,
     outcome: 'result' in outcome ? 'success' : 'failure',
     origin,
     detail,

@@ -22,6 +22,7 @@ const ACTIONS: readonly (readonly [prefix: string, label: MessageKey])[] = [
   ['user.second_factor', 'actionSecondFactor'],
   ['user.logout', 'actionLogout'],
   ['operation.', 'actionOperation'],
+  ['audit_log.read', 'actionAuditRead'],
 ];
 
 const OUTCOME_LABEL: Record<AuditOutcome, MessageKey> = {

@@ -208,6 +208,7 @@ export const messages: Messages = {
   actionSecondFactor: 'Segundo factor',
   actionLogout: 'Cierres de sesión',
   actionOperation: 'Cambios en pagos y enlaces',
+  actionAuditRead: 'Consultas del registro de auditoría',
   auditUser: 'Usuario',
   auditUserHint: 'Un nombre de usuario, exacto',
   auditOutcome: 'Resultado',

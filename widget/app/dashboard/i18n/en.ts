@@ -202,6 +202,7 @@ export const en = {
   actionSecondFactor: 'Second factor',
   actionLogout: 'Sign-outs',
   actionOperation: 'Changes to payments and links',
+  actionAuditRead: 'Reads of the audit log',
   auditUser: 'User',
   auditUserHint: 'A user name, exactly',
   auditOutcome: 'Outcome',
