@@ -28,6 +28,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
+  // A pay waits on the server's work (several transactions, the simulated processor); on a shared
+  // two-core machine that sometimes takes more than Playwright's default 5 s to show.
+  expect: { timeout: 10_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
