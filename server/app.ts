@@ -168,6 +168,7 @@ export async function buildApp({
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
+    limits: { payPerIp: { limit: config.paysPerMinutePerIp, windowMs: 60_000 } },
     threeDs: inProcessThreeDsResults(gateway.deps.threeDs, db),
     instanceOwner: instanceOwner ?? null,
     ...(now ? { now } : {}),
@@ -235,6 +236,7 @@ export async function buildCheckoutApp({
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
     staleAttemptMs: config.stalePaymentMs,
+    limits: { payPerIp: { limit: config.paysPerMinutePerIp, windowMs: 60_000 } },
     instanceOwner: instanceOwner ?? null,
     callLimitMs: config.transactionServiceTimeoutMs + 1000,
     threeDs: remoteThreeDsResults({

@@ -86,6 +86,11 @@ const ConfigSchema = z.object({
    * (PCI DSS 8.2.8), less where an operator wants it stricter.
    */
   DASHBOARD_IDLE_MINUTES: z.coerce.number().int().min(1).max(15).default(15),
+  /**
+   * Pay requests one client address may make per minute (card testing, attack row 26): 30 by
+   * default; more where many shoppers share an address (a carrier's NAT, a test suite).
+   */
+  CHECKOUT_PAYS_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Minutes a checkout session stays payable. */
   SESSION_TTL_MINUTES: z.coerce
     .number()
@@ -180,6 +185,8 @@ export type Config = Readonly<{
   /** false, true, a hop count (trust that many proxies in front), or proxy addresses/CIDRs. */
   trustProxy: boolean | ((address: string, hop: number) => boolean) | string[];
   sessionTtlMinutes: number;
+  /** CHECKOUT_PAYS_PER_MINUTE_PER_IP: pay requests one client address may make per minute. */
+  paysPerMinutePerIp: number;
   /** DASHBOARD_IDLE_MINUTES: a merchant user's sign-in ends after this long without a call. */
   dashboardIdleMinutes: number;
   /** STALE_PAYMENT_SECONDS in milliseconds. */
@@ -262,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     sessionTtlMinutes: c.SESSION_TTL_MINUTES,
     dashboardIdleMinutes: c.DASHBOARD_IDLE_MINUTES,
+    paysPerMinutePerIp: c.CHECKOUT_PAYS_PER_MINUTE_PER_IP,
     stalePaymentMs: c.STALE_PAYMENT_SECONDS * 1000,
     publicUrl,
     demoPort: c.DEMO_PORT,

@@ -29,6 +29,8 @@ describe("the dashboard's addresses", () => {
   it('are not found for anything else', () => {
     expect(parseRoute('/dashboard/nothing', '')).toEqual({ page: 'not-found' });
     expect(parseRoute('/dashboard/payments/1/refund', '')).toEqual({ page: 'not-found' });
+    // A malformed escape in the address is no payment, not a page that fails to render.
+    expect(parseRoute('/dashboard/payments/%E0', '')).toEqual({ page: 'not-found' });
   });
 });
 

@@ -43,7 +43,11 @@ export function parseRoute(pathname: string, search: string): Route {
     }
   }
   if (parts.length === 2 && first === 'payments' && second) {
-    return { page: 'payment', id: decodeURIComponent(second) };
+    try {
+      return { page: 'payment', id: decodeURIComponent(second) };
+    } catch {
+      return { page: 'not-found' }; // a malformed escape (`%E0`): no such payment
+    }
   }
   return { page: 'not-found' };
 }

@@ -120,7 +120,8 @@ function SignedInPage({ route }: { route: Route }) {
     case 'payments':
       return <Payments query={route.query} />;
     case 'payment':
-      return <PaymentView id={route.id} />;
+      // One view per payment: another payment's page starts afresh, never with this one's data.
+      return <PaymentView key={route.id} id={route.id} />;
     case 'payment-links':
       return <PaymentLinks />;
     case 'settlement':

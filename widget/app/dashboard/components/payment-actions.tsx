@@ -16,12 +16,14 @@ type Action = 'refund' | 'void' | 'capture';
 
 interface Props {
   detail: PaymentDetail;
+  /** The payment is being read again: what may be done to it is not known until it is in. */
+  busy: boolean;
   reload: () => Promise<void>;
 }
 
 const hasAmount = (amount: string) => amountProblem(amount) === null;
 
-export function PaymentActions({ detail, reload }: Props) {
+export function PaymentActions({ detail, busy, reload }: Props) {
   const { t, lang } = useI18n();
   const [asking, setAsking] = useState<Action | null>(null);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
@@ -34,6 +36,7 @@ export function PaymentActions({ detail, reload }: Props) {
   };
 
   const ask = (action: Action) => {
+    if (busy) return;
     setResult(null);
     setAsking(action);
     focusSoon(action === 'void' ? '#confirm-void' : `#${action}-amount`);
@@ -58,9 +61,11 @@ export function PaymentActions({ detail, reload }: Props) {
     } else if (res.ok) text = t('actionRefused', { message: res.data.message });
     else if (res.kind === 'http') text = t('actionRefused', { message: res.error.message });
     else text = t('outcomeUnknown');
-    setAsking(null);
     setResult({ ok, text });
+    // The question stays (busy) until the payment is read again: no second action is offered on
+    // what remained before this one.
     await reload();
+    setAsking(null);
     focusSoon('#actions-title');
   };
 
@@ -183,7 +188,14 @@ function AmountForm({ id, label, max, confirm, onConfirm, onDismiss }: AmountFor
         <button type="submit" class="pd-button pd-primary" aria-disabled={busy ? 'true' : undefined}>
           {confirm}
         </button>
-        <button type="button" class="pd-button" onClick={onDismiss}>
+        <button
+          type="button"
+          class="pd-button"
+          aria-disabled={busy ? 'true' : undefined}
+          onClick={() => {
+            if (!busy) onDismiss(); // the answer is on its way: the question stays until it is in
+          }}
+        >
           {t('notNow')}
         </button>
       </div>
@@ -221,7 +233,14 @@ export function Confirm({ question, confirmId, confirm, onConfirm, onDismiss }: 
         >
           {confirm}
         </button>
-        <button type="button" class="pd-button" onClick={onDismiss}>
+        <button
+          type="button"
+          class="pd-button"
+          aria-disabled={busy ? 'true' : undefined}
+          onClick={() => {
+            if (!busy) onDismiss(); // the answer is on its way: the question stays until it is in
+          }}
+        >
           {t('notNow')}
         </button>
       </div>

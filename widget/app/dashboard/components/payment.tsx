@@ -37,7 +37,7 @@ export function PaymentView({ id }: { id: string }) {
       {loaded.state === 'ok' ? (
         <>
           <Details detail={loaded.data} />
-          {mayAct ? <PaymentActions detail={loaded.data} reload={reload} /> : null}
+          {mayAct ? <PaymentActions detail={loaded.data} busy={loaded.busy} reload={reload} /> : null}
           <Timeline detail={loaded.data} />
           <Webhooks detail={loaded.data} />
         </>
