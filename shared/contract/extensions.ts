@@ -4,6 +4,9 @@
  * derive from them like from the spec's own.
  */
 import type { EnumValue } from './enum-values.ts';
+import { developersEnumerations, developersOperations, developersTypes } from './dashboard-developers.ts';
+import { settingsEnumerations, settingsOperations, settingsTypes } from './dashboard-settings.ts';
+import { teamEnumerations, teamOperations, teamTypes } from './dashboard-team.ts';
 import { complexType, enumeration, field, fields, listOf, operation } from './model.ts';
 
 const required = { required: true } as const;
@@ -143,6 +146,9 @@ export const extensionEnumerations = [
   PaymentEventKind,
   PaymentKind,
   AuditOutcome,
+  ...settingsEnumerations,
+  ...developersEnumerations,
+  ...teamEnumerations,
 ] as const;
 
 const shopperFields = [
@@ -397,6 +403,9 @@ export const extensionTypes = [
     field('Events', listOf('AuditEventEntry')),
     field('HasMore', 'boolean', required),
   ]),
+  ...settingsTypes,
+  ...developersTypes,
+  ...teamTypes,
 ] as const;
 
 export const extensionOperationList = [
@@ -543,4 +552,7 @@ export const extensionOperationList = [
     result: 'AuditEventPage',
     extension: true,
   }),
+  ...settingsOperations,
+  ...developersOperations,
+  ...teamOperations,
 ] as const;
