@@ -16,7 +16,12 @@ export type Auth =
   | { state: 'signed-out'; why: SignedOutWhy }
   | { state: 'second-factor' | 'in'; session: SessionInfo };
 
-export function useAuth(): { auth: Auth; refresh: () => Promise<void>; signOut: () => Promise<void> } {
+export function useAuth(): {
+  auth: Auth;
+  refresh: () => Promise<void>;
+  /** False when the server could not be asked: the session may still be live, so nothing changes. */
+  signOut: () => Promise<boolean>;
+} {
   const [auth, setAuth] = useState<Auth>({ state: 'checking' });
 
   const refresh = useCallback(async () => {
@@ -35,8 +40,11 @@ export function useAuth(): { auth: Auth; refresh: () => Promise<void>; signOut: 
   }, []);
 
   const signOut = useCallback(async () => {
-    await api.signOut();
+    const res = await api.signOut();
+    // A 401: the session had already ended, which is what was asked.
+    if (!res.ok && res.status !== 401) return false;
     setAuth({ state: 'signed-out', why: 'signed-out' });
+    return true;
   }, []);
 
   useEffect(() => {

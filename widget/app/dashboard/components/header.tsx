@@ -7,12 +7,14 @@ import { useI18n } from '../i18n/context.ts';
 import { type Lang, LANG_NAMES, LANGS } from '../i18n/index.ts';
 import { mayReadAuditLog } from '../role.ts';
 import { href, type Route } from '../route.ts';
+import { SignOutButton } from './sign-out.tsx';
 
 interface Props {
   route: Route;
   session: SessionInfo | null;
   onLang: (lang: Lang) => void;
-  onSignOut: () => void;
+  /** False when signing out failed: the user is told, and stays signed in. */
+  onSignOut: () => Promise<boolean>;
 }
 
 const NAV = [
@@ -25,6 +27,7 @@ const NAV = [
 
 export function Header({ route, session, onLang, onSignOut }: Props) {
   const { t, lang } = useI18n();
+
   return (
     <header class="pd-header">
       <div class="pd-header-row">
@@ -69,9 +72,7 @@ export function Header({ route, session, onLang, onSignOut }: Props) {
               </li>
             ))}
             <li>
-              <button type="button" class="pd-link-button" onClick={onSignOut}>
-                {t('signOut')}
-              </button>
+              <SignOutButton onSignOut={onSignOut} />
             </li>
           </ul>
         </nav>

@@ -14,19 +14,30 @@ import { Field, focusFirstInvalid, focusSoon } from './field.tsx';
 
 type Action = 'refund' | 'void' | 'capture';
 
+/** What the last action answered, as said to the user. */
+export interface ActionResult {
+  ok: boolean;
+  text: string;
+}
+
 interface Props {
   detail: PaymentDetail;
   /** The payment is being read again: what may be done to it is not known until it is in. */
   busy: boolean;
   reload: () => Promise<void>;
+  /**
+   * The last action's answer, kept by the payment's page: when reading the payment again fails,
+   * this section is gone but the answer is still said (payment.tsx).
+   */
+  result: ActionResult | null;
+  onResult: (result: ActionResult | null) => void;
 }
 
 const hasAmount = (amount: string) => amountProblem(amount) === null;
 
-export function PaymentActions({ detail, busy, reload }: Props) {
+export function PaymentActions({ detail, busy, reload, result, onResult: setResult }: Props) {
   const { t, lang } = useI18n();
   const [asking, setAsking] = useState<Action | null>(null);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const p = detail.payment;
   const money = (amount: string) => formatMoney(amount, p.currency, lang);
   const available = {
@@ -188,16 +199,7 @@ function AmountForm({ id, label, max, confirm, onConfirm, onDismiss }: AmountFor
         <button type="submit" class="pd-button pd-primary" aria-disabled={busy ? 'true' : undefined}>
           {confirm}
         </button>
-        <button
-          type="button"
-          class="pd-button"
-          aria-disabled={busy ? 'true' : undefined}
-          onClick={() => {
-            if (!busy) onDismiss(); // the answer is on its way: the question stays until it is in
-          }}
-        >
-          {t('notNow')}
-        </button>
+        <NotNow busy={busy} onDismiss={onDismiss} />
       </div>
     </form>
   );
@@ -213,7 +215,6 @@ interface ConfirmProps {
 
 /** A question and its two answers; the first answer has focus when it appears. */
 export function Confirm({ question, confirmId, confirm, onConfirm, onDismiss }: ConfirmProps) {
-  const { t } = useI18n();
   const [busy, setBusy] = useState(false);
   return (
     <div class="pd-confirm" role="group" aria-labelledby={`${confirmId}-question`}>
@@ -233,17 +234,25 @@ export function Confirm({ question, confirmId, confirm, onConfirm, onDismiss }: 
         >
           {confirm}
         </button>
-        <button
-          type="button"
-          class="pd-button"
-          aria-disabled={busy ? 'true' : undefined}
-          onClick={() => {
-            if (!busy) onDismiss(); // the answer is on its way: the question stays until it is in
-          }}
-        >
-          {t('notNow')}
-        </button>
+        <NotNow busy={busy} onDismiss={onDismiss} />
       </div>
     </div>
+  );
+}
+
+/** Leaves a question unanswered; inert while its answer is on its way (the question stays until it is in). */
+function NotNow({ busy, onDismiss }: { busy: boolean; onDismiss: () => void }) {
+  const { t } = useI18n();
+  return (
+    <button
+      type="button"
+      class="pd-button"
+      aria-disabled={busy ? 'true' : undefined}
+      onClick={() => {
+        if (!busy) onDismiss();
+      }}
+    >
+      {t('notNow')}
+    </button>
   );
 }

@@ -2,6 +2,7 @@
  * One payment: what was paid, by whom and how, its timeline, its webhook deliveries, and what may
  * still be done to it (payment-actions.tsx). Another merchant's id answers 404, shown as not found.
  */
+import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { PaymentDetail } from '../api-types.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
@@ -11,12 +12,13 @@ import { href } from '../route.ts';
 import { useLoad } from '../use-load.ts';
 import { useMayActOnPayments } from '../role.ts';
 import { LoadFailed, Loading, Page } from './page.tsx';
-import { PaymentActions } from './payment-actions.tsx';
+import { type ActionResult, PaymentActions } from './payment-actions.tsx';
 
 export function PaymentView({ id }: { id: string }) {
   const { t } = useI18n();
   const mayAct = useMayActOnPayments();
   const [loaded, reload] = useLoad(() => api.payment(id), [id]);
+  const [result, setResult] = useState<ActionResult | null>(null);
   const back = (
     <p>
       <a href={href('/payments')}>{t('backToPayments')}</a>
@@ -33,11 +35,25 @@ export function PaymentView({ id }: { id: string }) {
     <Page title={t('paymentTitle', { id })} testId="payment">
       {back}
       {loaded.state === 'loading' ? <Loading /> : null}
+      {loaded.state === 'failed' && result ? (
+        // The action was answered, then reading the payment again failed: its answer still stands.
+        <p role="alert" class={result.ok ? 'pd-notice' : 'pd-alert'} data-testid="action-result">
+          {result.text}
+        </p>
+      ) : null}
       {loaded.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
       {loaded.state === 'ok' ? (
         <>
           <Details detail={loaded.data} />
-          {mayAct ? <PaymentActions detail={loaded.data} busy={loaded.busy} reload={reload} /> : null}
+          {mayAct ? (
+            <PaymentActions
+              detail={loaded.data}
+              busy={loaded.busy}
+              reload={reload}
+              result={result}
+              onResult={setResult}
+            />
+          ) : null}
           <Timeline detail={loaded.data} />
           <Webhooks detail={loaded.data} />
         </>

@@ -8,13 +8,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { SessionInfo } from '../api-types.ts';
 import { useI18n } from '../i18n/context.ts';
+import { SignOutButton } from './sign-out.tsx';
 import { Field, focusFirstInvalid, focusSoon } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
 
 interface Props {
   session: SessionInfo;
   onVerified: () => Promise<void>;
-  onSignOut: () => void;
+  onSignOut: () => Promise<boolean>;
 }
 
 type Setup = { state: 'loading' } | { state: 'failed' } | { state: 'ok'; setupKey: string; qrSvg: string };
@@ -40,7 +41,7 @@ function Enrolment({
 }: {
   onCodes: (codes: string[]) => void;
   onVerified: () => Promise<void>;
-  onSignOut: () => void;
+  onSignOut: () => Promise<boolean>;
 }) {
   const { t } = useI18n();
   const [setup, setSetup] = useState<Setup>({ state: 'loading' });
@@ -78,7 +79,13 @@ function Enrolment({
   );
 }
 
-function CodeEntry({ onVerified, onSignOut }: { onVerified: () => Promise<void>; onSignOut: () => void }) {
+function CodeEntry({
+  onVerified,
+  onSignOut,
+}: {
+  onVerified: () => Promise<void>;
+  onSignOut: () => Promise<boolean>;
+}) {
   const { t } = useI18n();
   return (
     <Page title={t('codeTitle')} testId="code-entry">
@@ -134,13 +141,10 @@ function CodeForm({ hint, onVerified }: { hint: string; onVerified: (recoveryCod
   );
 }
 
-function SignOutInstead({ onSignOut }: { onSignOut: () => void }) {
-  const { t } = useI18n();
+function SignOutInstead({ onSignOut }: { onSignOut: () => Promise<boolean> }) {
   return (
     <p>
-      <button type="button" class="pd-link-button" onClick={onSignOut}>
-        {t('signOut')}
-      </button>
+      <SignOutButton onSignOut={onSignOut} />
     </p>
   );
 }

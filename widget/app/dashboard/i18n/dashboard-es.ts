@@ -57,6 +57,8 @@ export const messages: Messages = {
   paymentLinks: 'Enlaces de pago',
   settlement: 'Liquidación',
   signOut: 'Cerrar sesión',
+  signOutFailed:
+    'Sigue con la sesión iniciada: no se pudo contactar con Payframe para cerrarla. Inténtelo de nuevo.',
   signedInAs: '{user}, {merchant}',
 
   today: 'Hoy',

@@ -51,6 +51,7 @@ export const en = {
   paymentLinks: 'Payment links',
   settlement: 'Settlement',
   signOut: 'Sign out',
+  signOutFailed: 'You are still signed in: signing out could not reach Payframe. Try again.',
   signedInAs: '{user}, {merchant}',
 
   today: 'Today',
