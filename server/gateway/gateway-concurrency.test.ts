@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../shared/contract/service.ts';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -168,6 +168,11 @@ describe.runIf(url)('racing requests, two app instances on one PostgreSQL schema
       { closeDatabase: true },
     );
     m = await createMerchant(first, db, 'Two Instance Merchant', false);
+  });
+  // A failed race shows why: the instances' warnings and errors (a 500's cause is only logged).
+  afterEach(({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    for (const line of [...first.logLines, ...second.logLines]) process.stderr.write(line);
   });
   afterAll(async () => {
     await second?.close();

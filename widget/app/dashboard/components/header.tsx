@@ -27,7 +27,6 @@ const NAV = [
 
 export function Header({ route, session, onLang, onSignOut }: Props) {
   const { t, lang } = useI18n();
-
   return (
     <header class="pd-header">
       <div class="pd-header-row">
