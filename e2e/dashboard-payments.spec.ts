@@ -296,6 +296,29 @@ test('void an unsettled sale, asked first', async ({ page }) => {
   await expect(page.getByTestId('timeline')).toContainText('Voided');
 });
 
+test("a void's answer stays when reading the payment again fails, and Try again reads it", async ({
+  page,
+}) => {
+  const s = await sale(page, '13.00');
+  await page.goto(dashboard(`/payments/${s.transactionId}`));
+  await page.getByRole('button', { name: 'Void' }).click();
+  // The void goes through; the read of the payment after it meets a server error.
+  let failReads = true;
+  await page.route(`**/dashboard/api/payments/${s.transactionId}`, (route) =>
+    failReads && route.request().method() === 'GET'
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' })
+      : route.continue(),
+  );
+  await page.getByRole('button', { name: 'Confirm void' }).click();
+  await expect(page.getByTestId('action-result')).toHaveText('Payment voided.');
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expectAccessible(page);
+  failReads = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('payment-details')).toContainText('Voided');
+  await expect(page.getByTestId('action-result')).toHaveText('Payment voided.');
+});
+
 test('capture an authorisation, asked first with what can be captured', async ({ page }) => {
   const id = await soapPayment(server, '60.00', 'auth');
   made += 1;

@@ -31,7 +31,15 @@ let server: DashboardServer;
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  server = await startDashboardServer(PORT, ['first', 'returning', 'keyboard', 'spanish', 'idle', 'locked']);
+  server = await startDashboardServer(PORT, [
+    'first',
+    'returning',
+    'keyboard',
+    'spanish',
+    'idle',
+    'locked',
+    'signOut',
+  ]);
 });
 test.afterAll(async () => server?.stop());
 
@@ -144,6 +152,24 @@ test('a later sign-in asks for the code: a wrong one is refused, the right one l
   await page.getByLabel('Authentication code').fill(recoveryCodes[0]!);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText('That code is not valid. Check it and try again.')).toBeVisible();
+});
+
+test('a sign-out that cannot reach the server says so, and the user stays signed in', async ({ page }) => {
+  const user = server.users.signOut!;
+  await enrol(page, server, user);
+  await page.route('**/dashboard/api/sign-out', (route) => route.abort('internetdisconnected'));
+  const nav = page.getByRole('navigation', { name: 'Dashboard' });
+  await nav.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByTestId('sign-out-failed')).toHaveText(
+    'You are still signed in: signing out could not reach Payframe. Try again.',
+  );
+  await expect(nav).toBeVisible();
+  await expectAccessible(page);
+  await page.unroute('**/dashboard/api/sign-out');
+  await nav.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  // The session really ended on the server: the API answers 401 to the old cookie's call.
+  expect((await page.request.get(`${server.base}/dashboard/api/payments`)).status()).toBe(401);
 });
 
 test('by keyboard alone: sign in, enrol, continue, move between pages, sign out', async ({ page }) => {
