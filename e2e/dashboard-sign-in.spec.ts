@@ -39,6 +39,7 @@ test.beforeAll(async () => {
     'idle',
     'locked',
     'signOut',
+    'export',
   ]);
 });
 test.afterAll(async () => server?.stop());
@@ -266,6 +267,22 @@ test.describe('in Spanish', () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   });
+});
+
+test('Export CSV after the session ended returns to the sign-in instead of downloading an error', async ({
+  page,
+}) => {
+  const user = server.users.export!;
+  await enrol(page, server, user);
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible();
+  const downloads: string[] = [];
+  page.on('download', (d) => downloads.push(d.suggestedFilename()));
+  server.shiftClock(); // past the idle timeout
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('session-ended')).toHaveText('Your session ended. Please sign in again.');
+  expect(downloads).toEqual([]);
 });
 
 test('an idle session ends: after 15 minutes the next call returns to the sign-in, which says so', async ({

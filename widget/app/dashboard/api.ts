@@ -9,7 +9,12 @@
 import type {
   AuditFilters,
   AuditPage,
+  DevelopersInfo,
+  KeyOverlap,
+  KeyRoll,
+  KeyStatus,
   LinkPage,
+  MerchantSettings,
   NewLink,
   Overview,
   PaymentDetail,
@@ -17,6 +22,7 @@ import type {
   PaymentLink,
   PaymentPage,
   SessionInfo,
+  SettingsChange,
   SettleResult,
   Settlement,
   TransactionResult,
@@ -70,6 +76,15 @@ async function call<T>(path: string, init: RequestInit = {}, options: Options = 
 
 const get = <T>(path: string, options?: Options) => call<T>(path, {}, options);
 
+/** A replacement of a whole resource (the settings): JSON, with the CSRF header like a POST. */
+function put<T>(path: string, body: unknown): Promise<Result<T>> {
+  return call<T>(path, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-payframe-client': 'dashboard' },
+    body: JSON.stringify(body),
+  });
+}
+
 function post<T>(path: string, body: unknown = {}, options?: Options): Promise<Result<T>> {
   return call<T>(
     path,
@@ -107,6 +122,8 @@ export const api = {
   forgotPassword: (username: string, email: string) =>
     post<{ message: string }>('/forgot-password', { username, email }, { own401: true }),
   session: () => get<SessionInfo>('/session', { own401: true }),
+  /** The session, where a 401 means it ended (before a download the browser makes itself). */
+  stillSignedIn: () => get<SessionInfo>('/session'),
   beginEnrolment: () =>
     post<{ setupKey: string; otpauthUri: string; qrSvg: string }>('/second-factor/enrolment'),
   verify: (code: string) => post<{ recoveryCodes?: string[] }>('/second-factor/verify', { code }),
@@ -127,5 +144,10 @@ export const api = {
   createLink: (link: NewLink) => post<{ link: PaymentLink; qrSvg: string }>('/payment-links', link),
   cancelLink: (token: string) => post<{ link: PaymentLink }>(`/payment-links/${id(token)}/cancel`),
   settlement: () => get<Settlement>('/settlement'),
+  developers: () => get<DevelopersInfo>('/developers'),
+  keyStatus: () => get<KeyStatus>('/developers/key'),
+  rollKey: (overlap: KeyOverlap) => post<KeyRoll>('/developers/key/roll', { overlap }),
   settle: () => post<SettleResult>('/settlement/settle'),
+  settings: () => get<{ settings: MerchantSettings }>('/settings'),
+  saveSettings: (settings: SettingsChange) => put<{ settings: MerchantSettings }>('/settings', settings),
 };

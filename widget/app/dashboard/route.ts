@@ -17,6 +17,8 @@ export type Route =
   | { page: 'payment-links' }
   | { page: 'settlement' }
   | { page: 'audit-log'; query: URLSearchParams }
+  | { page: 'settings' }
+  | { page: 'developers' }
   | { page: 'not-found' };
 
 export type PageName = Route['page'];
@@ -36,6 +38,8 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'second-factor':
       case 'payment-links':
       case 'settlement':
+      case 'settings':
+      case 'developers':
         return { page: first };
       case 'payments':
       case 'audit-log':
@@ -56,11 +60,14 @@ export const href = (path = '') => `${ROOT}${path}`;
 
 const listeners = new Set<() => void>();
 
-/** Goes to an address of the dashboard (`replace`: without a new history entry, e.g. a redirect). */
-export function navigate(to: string, replace = false): void {
+/**
+ * Goes to an address of the dashboard (`replace`: without a new history entry, e.g. a redirect),
+ * with `state` kept in its history entry (a list's earlier pages: pager.tsx).
+ */
+export function navigate(to: string, replace = false, state: unknown = null): void {
   if (to === location.pathname + location.search) return;
-  if (replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
+  if (replace) history.replaceState(state, '', to);
+  else history.pushState(state, '', to);
   for (const listener of listeners) listener();
 }
 

@@ -4,15 +4,17 @@
  * first, a page at a time, filtered by action, user, outcome and days, and the same as a CSV
  * download. Read only: the log is append-only. The filters live in the address, as the payments'.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, auditExportUrl, filterQuery } from '../api.ts';
 import { AUDIT_OUTCOMES, type AuditEvent, type AuditFilters, type AuditOutcome } from '../api-types.ts';
 import { formatDateTime } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 import type { MessageKey } from '../i18n/en.ts';
-import { href, navigate } from '../route.ts';
+import { href } from '../route.ts';
 import { useLoad } from '../use-load.ts';
-import { Field, focusSoon, Select } from './field.tsx';
+import { Field, Select } from './field.tsx';
+import { Pager, useCursorPages } from './pager.tsx';
+import { ExportLink } from './export-link.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
 
 /** The action filter's choices: prefixes of the recorded actions (docs/gateway-users.md "Audit"). */
@@ -49,30 +51,14 @@ export function AuditLog({ query }: { query: URLSearchParams }) {
   const after = query.get('after') ?? undefined;
   const key = filterQuery(filters, after);
   const [loaded, reload] = useLoad(() => api.auditLog(filters, after), [key]);
-  // The cursors of the pages before this one, for Previous.
-  const trail = useRef<string[]>([]);
-
-  const go = (next: AuditFilters, cursor?: string) =>
-    navigate(href(`/audit-log${filterQuery(next, cursor)}`));
-  const turn = (cursor: string | undefined) => {
-    go(filters, cursor);
-    focusSoon('#audit-log-title');
-  };
+  const { apply, pager } = useCursorPages('/audit-log', filters, after, 'audit-log-title');
 
   return (
     <Page title={t('auditLog')} testId="audit-log">
       <p>{t('auditIntro')}</p>
-      <AuditFiltersForm
-        filters={filters}
-        onApply={(next) => {
-          trail.current = [];
-          go(next);
-        }}
-      />
+      <AuditFiltersForm filters={filters} onApply={apply} />
       <p>
-        <a class="pd-button" href={auditExportUrl(filters)} download>
-          {t('exportCsv')}
-        </a>
+        <ExportLink url={auditExportUrl(filters)} />
       </p>
       <p role="status" class="pd-muted" data-testid="audit-count">
         {loaded.state === 'ok'
@@ -97,25 +83,7 @@ export function AuditLog({ query }: { query: URLSearchParams }) {
           ) : (
             <AuditTable events={loaded.data.events} busy={loaded.busy} />
           )}
-          <nav class="pd-pager" aria-label={t('pages')}>
-            {after ? (
-              <button type="button" class="pd-button" onClick={() => turn(trail.current.pop())}>
-                {t('previous')}
-              </button>
-            ) : null}
-            {loaded.data.hasMore ? (
-              <button
-                type="button"
-                class="pd-button"
-                onClick={() => {
-                  trail.current.push(after ?? '');
-                  turn(loaded.data.events.at(-1)?.id);
-                }}
-              >
-                {t('next')}
-              </button>
-            ) : null}
-          </nav>
+          <Pager pager={pager} hasMore={loaded.data.hasMore} last={loaded.data.events.at(-1)?.id} />
         </>
       ) : null}
     </Page>

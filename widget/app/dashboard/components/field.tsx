@@ -1,7 +1,9 @@
 /**
  * Labelled inputs and selects with their hint and error, as the hosted page's (../pay/components/
- * field.tsx): `aria-invalid` and `aria-describedby` tie the error to the input, and the error sits
- * in a polite live region so it is heard when it appears.
+ * field.tsx): `aria-invalid` and `aria-describedby` tie the error to the input. An error is heard
+ * once, when a failed submit moves focus to its field (`focusFirstInvalid`) and the field is read
+ * with its description: not also from a live region, which would say it twice, and not at all
+ * for the same error again.
  */
 import type { ComponentChildren, InputHTMLAttributes, PartialInputHTMLAttributes } from 'preact';
 import { useI18n } from '../i18n/context.ts';
@@ -36,7 +38,7 @@ function Frame({ id, label, hint, error, optional, children }: Common & { childr
         </p>
       ) : null}
       {children}
-      <p class="pd-error" id={`${id}-error`} aria-live="polite">
+      <p class="pd-error" id={`${id}-error`}>
         {error ?? null}
       </p>
     </div>
@@ -83,9 +85,18 @@ export function Select({
   );
 }
 
-/** Focus on the first input a failed submit marked, once it is rendered. */
+/**
+ * Focus on the first input a failed submit marked, once it is rendered. A field that already has
+ * focus (Enter pressed in it) is left and entered again, so its error is read again, even when it
+ * is the same error as the last submit's.
+ */
 export function focusFirstInvalid(form: HTMLElement | null): void {
-  setTimeout(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+  setTimeout(() => {
+    const field = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!field) return;
+    if (document.activeElement === field) field.blur();
+    field.focus();
+  }, 0);
 }
 
 /** Focus on a control that appears on the next render. */

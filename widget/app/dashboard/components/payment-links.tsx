@@ -3,7 +3,7 @@
  * customer. "New payment link" opens the form; the link made is shown with its URL to copy and its
  * QR code; the list shows each link's status, and an open one can be canceled (asked first).
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { PaymentLink } from '../api-types.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
@@ -25,18 +25,31 @@ export function PaymentLinks() {
   const [more, setMore] = useState<PaymentLink[]>([]);
   const [loaded, reload] = useLoad(() => api.links(), []);
   const [cursor, setCursor] = useState<{ hasMore: boolean } | null>(null);
+  // One "Show more" at a time; a page read before the list was read again is dropped, not appended.
+  const [moreBusy, setMoreBusy] = useState(false);
+  const [moreFailed, setMoreFailed] = useState(false);
+  const generation = useRef(0);
 
   const reloadAll = async () => {
+    generation.current++;
     setMore([]);
     setCursor(null);
+    setMoreBusy(false);
+    setMoreFailed(false);
     await reload();
   };
   const showMore = async (after: string) => {
+    if (moreBusy) return;
+    const mine = generation.current;
+    setMoreBusy(true);
+    setMoreFailed(false);
     const res = await api.links(after);
+    if (mine !== generation.current) return;
+    setMoreBusy(false);
     if (res.ok) {
       setMore((m) => [...m, ...res.data.links]);
       setCursor({ hasMore: res.data.hasMore });
-    }
+    } else if (res.status !== 401) setMoreFailed(true);
   };
 
   const links = loaded.state === 'ok' ? [...loaded.data.links, ...more] : [];
@@ -74,9 +87,17 @@ export function PaymentLinks() {
       {loaded.state === 'loading' ? <Loading /> : null}
       {loaded.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
       {loaded.state === 'ok' ? <LinkList links={links} onChanged={reloadAll} /> : null}
+      <p role="alert" class={moreFailed ? 'pd-alert' : 'pd-empty'}>
+        {moreFailed ? t('loadFailed') : null}
+      </p>
       {hasMore && links.length > 0 ? (
-        <button type="button" class="pd-button" onClick={() => void showMore(links.at(-1)!.token)}>
-          {t('showMore')}
+        <button
+          type="button"
+          class="pd-button"
+          aria-disabled={moreBusy ? 'true' : undefined}
+          onClick={() => void showMore(links.at(-1)!.token)}
+        >
+          {moreBusy ? t('loading') : t('showMore')}
         </button>
       ) : null}
     </Page>

@@ -3,15 +3,17 @@
  * same filters as a CSV download. The filters live in the address, so a filtered list can be
  * bookmarked and Back returns to it; the page before is remembered as the cursor it started after.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, exportUrl, filterQuery } from '../api.ts';
 import { METHODS, type Payment, type PaymentFilters, STATE_FILTERS } from '../api-types.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
 import { methodLabel, methodName, stateLabel } from '../labels.ts';
-import { href, navigate } from '../route.ts';
+import { href } from '../route.ts';
 import { useLoad } from '../use-load.ts';
-import { Field, focusSoon, Select } from './field.tsx';
+import { Field, Select } from './field.tsx';
+import { Pager, useCursorPages } from './pager.tsx';
+import { ExportLink } from './export-link.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
 
 function filtersOf(query: URLSearchParams): PaymentFilters {
@@ -26,30 +28,13 @@ export function Payments({ query }: { query: URLSearchParams }) {
   const after = query.get('after') ?? undefined;
   const key = filterQuery(filters, after);
   const [loaded, reload] = useLoad(() => api.payments(filters, after), [key]);
-  // The cursors of the pages before this one, for Previous.
-  const trail = useRef<string[]>([]);
-
-  const go = (next: PaymentFilters, cursor?: string) =>
-    navigate(href(`/payments${filterQuery(next, cursor)}`));
-  // The pager's buttons come and go with the pages: focus goes back to the page's start.
-  const turn = (cursor: string | undefined) => {
-    go(filters, cursor);
-    focusSoon('#payments-title');
-  };
+  const { apply, pager } = useCursorPages('/payments', filters, after, 'payments-title');
 
   return (
     <Page title={t('payments')} testId="payments">
-      <PaymentFiltersForm
-        filters={filters}
-        onApply={(next) => {
-          trail.current = [];
-          go(next);
-        }}
-      />
+      <PaymentFiltersForm filters={filters} onApply={apply} />
       <p>
-        <a class="pd-button" href={exportUrl(filters)} download>
-          {t('exportCsv')}
-        </a>
+        <ExportLink url={exportUrl(filters)} />
       </p>
       <p role="status" class="pd-muted" data-testid="payments-count">
         {loaded.state === 'ok'
@@ -67,25 +52,7 @@ export function Payments({ query }: { query: URLSearchParams }) {
           ) : (
             <PaymentList payments={loaded.data.payments} busy={loaded.busy} />
           )}
-          <nav class="pd-pager" aria-label={t('pages')}>
-            {after ? (
-              <button type="button" class="pd-button" onClick={() => turn(trail.current.pop())}>
-                {t('previous')}
-              </button>
-            ) : null}
-            {loaded.data.hasMore ? (
-              <button
-                type="button"
-                class="pd-button"
-                onClick={() => {
-                  trail.current.push(after ?? '');
-                  turn(loaded.data.payments.at(-1)?.id);
-                }}
-              >
-                {t('next')}
-              </button>
-            ) : null}
-          </nav>
+          <Pager pager={pager} hasMore={loaded.data.hasMore} last={loaded.data.payments.at(-1)?.id} />
         </>
       ) : null}
     </Page>

@@ -43,7 +43,8 @@ export function SignIn({ ended, onSignedIn }: Props) {
   return (
     <Page title={t('signInTitle')} testId="sign-in">
       {ended ? (
-        <p class="pd-notice" role="status" data-testid="session-ended">
+        // An alert: it is on the page from its first render, where a status region is not read out.
+        <p class="pd-notice" role="alert" data-testid="session-ended">
           {t('sessionEnded')}
         </p>
       ) : null}
