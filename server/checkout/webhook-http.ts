@@ -3,7 +3,8 @@
  * SSRF rules applied to webhook URLs): the host's addresses are resolved and checked in the
  * connection's own `lookup`, so a DNS answer cannot change between the check and the connect
  * (rebinding); loopback, private, link-local and metadata addresses are refused unless allowed
- * (development, tests). Redirects are not followed. The answer's body is read and dropped.
+ * (development, tests). Redirects are not followed. The answer's first 1 KB is kept (the dashboard
+ * shows it), the rest read and dropped.
  */
 import dns from 'node:dns';
 import http from 'node:http';
@@ -72,13 +73,22 @@ function guardedLookup(hostname: string, options: dns.LookupOptions, callback: L
   });
 }
 
-/** POSTs `body` as JSON; answers the HTTP status (throws on network errors and refused addresses). */
+/** How much of an answer's body is kept: the dashboard shows the response's first 1 KB. */
+export const RESPONSE_HEAD_BYTES = 1024;
+
+export interface WebhookAnswer {
+  status: number;
+  /** The first RESPONSE_HEAD_BYTES bytes of the answer's body. */
+  head: Buffer;
+}
+
+/** POSTs `body` as JSON; answers the HTTP status and the body's head (throws on network errors and refused addresses). */
 export function postWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
   options: { timeoutMs: number; allowPrivateNetworks: boolean },
-): Promise<number> {
+): Promise<WebhookAnswer> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivateNetworks && net.isIP(host) && isPrivateAddress(host)) {
@@ -100,9 +110,16 @@ export function postWebhook(
         ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup as unknown as typeof dns.lookup }),
       },
       (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (kept >= RESPONSE_HEAD_BYTES) return;
+          const part = chunk.subarray(0, RESPONSE_HEAD_BYTES - kept);
+          chunks.push(part);
+          kept += part.length;
+        });
         res.on('error', reject);
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, head: Buffer.concat(chunks) }));
       },
     );
     req.on('error', reject);

@@ -6,20 +6,31 @@
  * with the same event id (merchants dedupe on `id`).
  *
  * Signature: `Payframe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` under
- * the merchant's TransactionKey, computed at each delivery (so `t` is the delivery time).
+ * the merchant's webhook signing secret when it has one (one `v1` per secret in use: two for 24 hours
+ * after a roll; SignWebhook, the gateway's), else under its TransactionKey (signer.ts; both keys
+ * during a key roll's overlap); computed at each delivery (so `t` is the delivery time).
+ *
+ * The merchant dashboard (issue 16, Developers) reads the merchant's deliveries here, each with what
+ * its last attempt met (status, duration, the answer's first 1 KB), resends one (same id, a new
+ * attempt now) and sends a test event (`payframe.test`) to the merchant's endpoint; the gateway has
+ * said the user may (AuthorizeWebhookDelivery) before any of it.
  */
 import crypto from 'node:crypto';
 import { maskCardNumbers } from '../../shared/card/card-number-in-text.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Decline, Payment } from './records.ts';
 import type { CheckoutDeps } from './deps.ts';
-import { postWebhook } from './webhook-http.ts';
+import { postWebhook, RESPONSE_HEAD_BYTES } from './webhook-http.ts';
 
 export const SIGNATURE_HEADER = 'payframe-signature';
 const MAX_DELAY_MS = 6 * 60 * 60 * 1000;
 
+/** The type of the event the dashboard's Send test event makes (no session, no payment). */
+export const TEST_EVENT_TYPE = 'payframe.test';
+
 export type EventInput =
   | { type: 'payment.succeeded'; url: string; payment: Payment }
+  | { type: typeof TEST_EVENT_TYPE; url: string; merchantId: string }
   | ({ type: 'payment.failed'; url: string } & Decline)
   | {
       type: 'checkout.session.canceled';
@@ -43,11 +54,17 @@ export type EventInput =
     };
 
 function eventOf(input: EventInput): {
-  sessionToken: string;
+  sessionToken: string | null;
   merchantId: string;
   data: Record<string, unknown>;
 } {
   switch (input.type) {
+    case TEST_EVENT_TYPE:
+      return {
+        sessionToken: null,
+        merchantId: input.merchantId,
+        data: { message: 'A test event sent from the Payframe dashboard.' },
+      };
     case 'payment.succeeded': {
       const p = input.payment;
       return {
@@ -130,7 +147,7 @@ export async function enqueueEvent(q: Queryable, input: EventInput, now: Date): 
   return id;
 }
 
-/** One event of a session as the merchant dashboard shows it (its delivery, not its body). */
+/** One event as the merchant dashboard shows it: its delivery and what the last attempt met. */
 export interface WebhookDelivery {
   id: string;
   type: EventInput['type'];
@@ -140,6 +157,57 @@ export interface WebhookDelivery {
   deliveredAt: Date | null;
   /** When the next try is due; null once delivered or abandoned. */
   nextAttemptAt: Date | null;
+  /** The session it reports; null for a test event. */
+  sessionToken: string | null;
+  url: string;
+  /** The last attempt's HTTP status; null before any, or when it got no answer (see lastError). */
+  lastStatus: number | null;
+  lastDurationMs: number | null;
+  lastAttemptAt: Date | null;
+  lastError: string | null;
+}
+
+/** A delivery with its request body and the first 1 KB of the last answer (the dashboard's detail). */
+export interface WebhookDeliveryDetail extends WebhookDelivery {
+  payload: string;
+  responseHead: string | null;
+}
+
+const DELIVERY_COLUMNS = `id, type, state, attempts, created_at, delivered_at, next_attempt_at, session_token, url,
+  last_status, last_duration_ms, last_attempt_at, last_error`;
+
+interface DeliveryRow {
+  id: string;
+  type: EventInput['type'];
+  state: WebhookDelivery['state'];
+  attempts: number;
+  created_at: Date | string;
+  delivered_at: Date | string | null;
+  next_attempt_at: Date | string;
+  session_token: string | null;
+  url: string;
+  last_status: number | null;
+  last_duration_ms: number | null;
+  last_attempt_at: Date | string | null;
+  last_error: string | null;
+}
+
+function deliveryOf(r: DeliveryRow): WebhookDelivery {
+  return {
+    id: r.id,
+    type: r.type,
+    state: r.state,
+    attempts: Number(r.attempts),
+    createdAt: new Date(r.created_at),
+    deliveredAt: r.delivered_at === null ? null : new Date(r.delivered_at),
+    nextAttemptAt: r.state === 'pending' ? new Date(r.next_attempt_at) : null,
+    sessionToken: r.session_token,
+    url: r.url,
+    lastStatus: r.last_status === null ? null : Number(r.last_status),
+    lastDurationMs: r.last_duration_ms === null ? null : Number(r.last_duration_ms),
+    lastAttemptAt: r.last_attempt_at === null ? null : new Date(r.last_attempt_at),
+    lastError: r.last_error,
+  };
 }
 
 /** The events of one of the merchant's sessions, oldest first (the dashboard's payment page). */
@@ -148,29 +216,66 @@ export async function webhookDeliveriesOf(
   merchantId: string,
   sessionToken: string,
 ): Promise<WebhookDelivery[]> {
-  const { rows } = await q.query<{
-    id: string;
-    type: EventInput['type'];
-    state: WebhookDelivery['state'];
-    attempts: number;
-    created_at: Date | string;
-    delivered_at: Date | string | null;
-    next_attempt_at: Date | string;
-  }>(
-    `select id, type, state, attempts, created_at, delivered_at, next_attempt_at
+  const { rows } = await q.query<DeliveryRow>(
+    `select ${DELIVERY_COLUMNS}
      from checkout_webhook_events where merchant_id = $1 and session_token = $2
      order by created_at, id`,
     [merchantId, sessionToken],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    state: r.state,
-    attempts: Number(r.attempts),
-    createdAt: new Date(r.created_at),
-    deliveredAt: r.delivered_at === null ? null : new Date(r.delivered_at),
-    nextAttemptAt: r.state === 'pending' ? new Date(r.next_attempt_at) : null,
-  }));
+  return rows.map(deliveryOf);
+}
+
+/** Where a page of deliveries starts: just after this event (the previous page's last). */
+export interface DeliveryCursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * A page of the merchant's deliveries (all its sessions and test events), newest first, walking
+ * (merchant_id, created_at desc, id desc) (migration 0033). `after` is the previous page's last
+ * event id; one of another merchant's, or none, starts from the newest.
+ */
+export async function webhookDeliveryPage(
+  q: Queryable,
+  merchantId: string,
+  options: { after?: string | null; limit: number },
+): Promise<{ deliveries: WebhookDelivery[]; hasMore: boolean }> {
+  let cursor: DeliveryCursor | null = null;
+  if (options.after) {
+    // created_at as the database keeps it (microseconds), so the cursor skips nothing.
+    const { rows } = await q.query<{ created_at: string; id: string }>(
+      'select created_at::text as created_at, id from checkout_webhook_events where id = $1 and merchant_id = $2',
+      [options.after, merchantId],
+    );
+    cursor = rows[0] ? { createdAt: rows[0].created_at, id: rows[0].id } : null;
+    if (!cursor) return { deliveries: [], hasMore: false };
+  }
+  const { rows } = await q.query<DeliveryRow>(
+    cursor
+      ? `select ${DELIVERY_COLUMNS} from checkout_webhook_events
+         where merchant_id = $1 and (created_at, id) < ($3::timestamptz, $4)
+         order by created_at desc, id desc limit $2`
+      : `select ${DELIVERY_COLUMNS} from checkout_webhook_events
+         where merchant_id = $1 order by created_at desc, id desc limit $2`,
+    cursor ? [merchantId, options.limit + 1, cursor.createdAt, cursor.id] : [merchantId, options.limit + 1],
+  );
+  return { deliveries: rows.slice(0, options.limit).map(deliveryOf), hasMore: rows.length > options.limit };
+}
+
+/** One of the merchant's deliveries with its body and the last answer's head; null for anyone else's. */
+export async function webhookDeliveryDetail(
+  q: Queryable,
+  merchantId: string,
+  id: string,
+): Promise<WebhookDeliveryDetail | null> {
+  const { rows } = await q.query<DeliveryRow & { payload: string; last_response_head: string | null }>(
+    `select ${DELIVERY_COLUMNS}, payload, last_response_head
+     from checkout_webhook_events where id = $1 and merchant_id = $2`,
+    [id, merchantId],
+  );
+  const r = rows[0];
+  return r ? { ...deliveryOf(r), payload: r.payload, responseHead: r.last_response_head } : null;
 }
 
 /** The delay before delivery number `attempts + 1`: base, 2×base, 4×base, … capped at 6 h. */
@@ -178,9 +283,29 @@ export function retryDelayMs(baseMs: number, attempts: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS);
 }
 
+/**
+ * The signatures of `<t>.<payload>`: under the merchant's webhook secrets when it has any (the
+ * gateway's SignWebhook, current first), else under its TransactionKey (the checkout's signer).
+ */
+async function webhookSignatures(deps: CheckoutDeps, merchantId: string, text: string): Promise<string[]> {
+  const context = deps.contexts.service({
+    requestId: 'checkout-webhooks',
+    remoteAddress: '127.0.0.1',
+    log: deps.log,
+  });
+  const r = await deps.port.SignWebhook({ merchantID: merchantId, message: text }, context);
+  if (!r.Success) throw new Error(`The gateway did not sign: ${r.Message ?? 'no reason given'}`);
+  const own = r.Signatures ?? [];
+  if (own.some((v) => !/^[0-9a-f]{64}$/.test(v))) throw new Error('The gateway answered no valid signature.');
+  if (own.length > 0) return own;
+  // During a TransactionKey roll's overlap, one `v1` per key, the new key's first (signer.ts).
+  return deps.signer.signAll(merchantId, text);
+}
+
 export async function signatureHeader(deps: CheckoutDeps, merchantId: string, payload: string, now: Date) {
   const t = Math.floor(now.getTime() / 1000);
-  return `t=${t},v1=${await deps.signer.sign(merchantId, `${t}.${payload}`)}`;
+  const signatures = await webhookSignatures(deps, merchantId, `${t}.${payload}`);
+  return [`t=${t}`, ...signatures.map((v) => `v1=${v}`)].join(',');
 }
 
 interface DueEvent {
@@ -191,46 +316,61 @@ interface DueEvent {
   attempts: number;
 }
 
+/** An answer's head as stored: UTF-8 text (NUL has no place in a PostgreSQL text), card numbers masked. */
+function headText(head: Buffer): string {
+  return maskCardNumbers(head.subarray(0, RESPONSE_HEAD_BYTES).toString('utf8').replaceAll('\0', '\ufffd'));
+}
+
 /**
  * Delivers the events that are due, each at most once at a time across instances (a lease taken
  * with FOR UPDATE SKIP LOCKED). Answers how many were delivered and how many will be retried.
+ * `ids`: only these events (the dashboard's resend and test event, due at once).
  */
 export async function deliverWebhooks(
   deps: CheckoutDeps,
-  options: { limit?: number } = {},
+  options: { limit?: number; ids?: string[] } = {},
 ): Promise<{ delivered: number; retrying: number; abandoned: number }> {
   const now = deps.now();
   const leaseMs = deps.webhooks.timeoutMs * 2 + 5_000;
+  const only = options.ids ? 'and id = any($4::text[])' : '';
   const { rows } = await deps.db.query<DueEvent>(
     `update checkout_webhook_events set lease_until = $2, attempts = attempts + 1
      where id in (
        select id from checkout_webhook_events
-       where state = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until <= $1)
+       where state = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until <= $1) ${only}
        order by next_attempt_at limit $3 for update skip locked)
      returning id, merchant_id, url, payload, attempts`,
-    [now, new Date(now.getTime() + leaseMs), options.limit ?? 20],
+    [now, new Date(now.getTime() + leaseMs), options.limit ?? 20, ...(options.ids ? [options.ids] : [])],
   );
   const tally = { delivered: 0, retrying: 0, abandoned: 0 };
   await Promise.all(
     rows.map(async (e) => {
       let problem: string | null = null;
+      let status: number | null = null;
+      let head: string | null = null;
+      let started = deps.now();
       try {
         const headers = {
           [SIGNATURE_HEADER]: await signatureHeader(deps, String(e.merchant_id), e.payload, deps.now()),
           'payframe-event-id': e.id,
         };
-        const status = await postWebhook(e.url, headers, e.payload, deps.webhooks);
+        started = deps.now();
+        const answer = await postWebhook(e.url, headers, e.payload, deps.webhooks);
+        status = answer.status;
+        head = headText(answer.head);
         if (status < 200 || status > 299) problem = `HTTP ${status}`;
       } catch (err) {
         problem = err instanceof Error ? err.message.slice(0, 200) : 'delivery failed';
       }
       const at = deps.now();
+      const last = [status, Math.max(0, at.getTime() - started.getTime()), started, head];
       if (problem === null) {
         tally.delivered++;
         await deps.db.query(
-          `update checkout_webhook_events set state = 'delivered', delivered_at = $2, lease_until = null, last_error = null
+          `update checkout_webhook_events set state = 'delivered', delivered_at = $2, lease_until = null, last_error = null,
+             last_status = $3, last_duration_ms = $4, last_attempt_at = $5, last_response_head = $6
            where id = $1`,
-          [e.id, at],
+          [e.id, at, ...last],
         );
         return;
       }
@@ -239,16 +379,53 @@ export async function deliverWebhooks(
       else tally.retrying++;
       deps.log.warn({ eventId: e.id, attempts: e.attempts, problem }, 'webhook delivery failed');
       await deps.db.query(
-        `update checkout_webhook_events set state = $2, next_attempt_at = $3, lease_until = null, last_error = $4
+        `update checkout_webhook_events set state = $2, next_attempt_at = $3, lease_until = null, last_error = $4,
+           last_status = $5, last_duration_ms = $6, last_attempt_at = $7, last_response_head = $8
          where id = $1`,
         [
           e.id,
           giveUp ? 'abandoned' : 'pending',
           new Date(at.getTime() + retryDelayMs(deps.webhooks.baseDelayMs, e.attempts)),
           problem,
+          ...last,
         ],
       );
     }),
   );
   return tally;
+}
+
+/**
+ * Resends one of the merchant's events now (the dashboard's Resend): the same id and body, a new
+ * attempt at once whatever its state (delivered, pending or abandoned), signed afresh. Answers the
+ * delivery after the attempt; null for an event that is not the merchant's. An attempt already
+ * running (another instance's lease) is not doubled: the event is left due, sent by the next run.
+ */
+export async function resendWebhook(
+  deps: CheckoutDeps,
+  merchantId: string,
+  id: string,
+): Promise<WebhookDeliveryDetail | null> {
+  const now = deps.now();
+  const { rowCount } = await deps.db.query(
+    `update checkout_webhook_events set state = 'pending', next_attempt_at = $3
+     where id = $1 and merchant_id = $2`,
+    [id, merchantId, now],
+  );
+  if (rowCount !== 1) return null;
+  await deliverWebhooks(deps, { ids: [id], limit: 1 });
+  return webhookDeliveryDetail(deps.db, merchantId, id);
+}
+
+/** Sends a `payframe.test` event to the merchant's endpoint now; it is listed like the rest. */
+export async function sendTestWebhook(
+  deps: CheckoutDeps,
+  merchantId: string,
+  url: string,
+): Promise<WebhookDeliveryDetail> {
+  const id = await enqueueEvent(deps.db, { type: TEST_EVENT_TYPE, url, merchantId }, deps.now());
+  await deliverWebhooks(deps, { ids: [id], limit: 1 });
+  const detail = await webhookDeliveryDetail(deps.db, merchantId, id);
+  if (!detail) throw new Error('The test event was not recorded.');
+  return detail;
 }
