@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp, buildCheckoutApp, buildGatewayApp } from './app.ts';
-import type { Checkout } from './checkout/checkout.ts';
+import type { Checkout, PredecessorRecovery } from './checkout/checkout.ts';
 import { assertRoleConfig, type Config, type Role } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { takeInstance } from './instance.ts';
@@ -136,6 +136,7 @@ export async function startServer(
   };
   if (gateway && alone) await settleClaimsAtStart(gateway.deps, sweepReport);
   const predecessorsOf = instance?.id ?? undefined;
+  let predecessors: PredecessorRecovery | undefined;
   if (predecessorsOf) {
     const failed = (what: string) => (err: unknown) =>
       logger.error({ err }, `${what} failed; the timeouts settle them`);
@@ -150,6 +151,7 @@ export async function startServer(
       const recovered = checkout
         .recoverAttempts({ predecessorsOf, olderThanMs: checkout.deps.callLimitMs })
         .catch(failed("recovering the attempts this instance's predecessor left"));
+      predecessors = { predecessorsOf, startRun: recovered };
       await Promise.race([
         recovered,
         new Promise((resolve) => setTimeout(resolve, START_RECOVERY_MS).unref()),
@@ -159,7 +161,7 @@ export async function startServer(
   // Checkout recovery, expiry announcements, webhook delivery, pruning: at once (recovery first), then
   // every 5 s, on every instance.
   const stopCheckout = checkout
-    ? checkout.startWorkers(undefined, alone ? 0 : undefined, predecessorsOf)
+    ? checkout.startWorkers(undefined, alone ? 0 : undefined, predecessors)
     : () => {};
   const stopRecurring = gateway
     ? startRecurringRunner(gateway.deps, 60_000, (err) => logger.error({ err }, 'recurring runner failed'))

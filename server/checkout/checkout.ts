@@ -9,7 +9,13 @@ import { defaultContexts } from './contexts.ts';
 import { pruneKeys, releaseAbandonedKeys } from './idempotency.ts';
 import { pruneOtp } from './otp.ts';
 import { DEFAULT_LIMITS, MemoryRateLimiter, pruneCounters } from './rate-limit.ts';
-import { PAY_ENDPOINT, RECOVERY_INTERVAL_MS, recoverAttempts, type RecoveryOptions } from './recovery.ts';
+import {
+  PAY_ENDPOINT,
+  RECOVERY_INTERVAL_MS,
+  recoverAttempts,
+  type RecoveryOptions,
+  type Resolution,
+} from './recovery.ts';
 import { announceEndedSessions } from './session-expiry.ts';
 import { deliverWebhooks } from './webhooks.ts';
 
@@ -23,11 +29,26 @@ export interface Checkout {
   prune(): Promise<void>;
   /**
    * Recovery at once (of attempts older than `firstRecoveryOlderThanMs`, default the stale time),
-   * then every job every `intervalMs`; returns a function that stops them. `predecessorsOf` (this
-   * instance's id): every run also recovers the attempts its predecessors left (server/instance.ts)
-   * once older than `deps.callLimitMs`.
+   * then every job every `intervalMs`; returns a function that stops them. `predecessors`: the
+   * runs also recover the attempts this instance's predecessors left (server/instance.ts) once
+   * older than `deps.callLimitMs`, until a run leaves none unresolved.
    */
-  startWorkers(intervalMs?: number, firstRecoveryOlderThanMs?: number, predecessorsOf?: string): () => void;
+  startWorkers(
+    intervalMs?: number,
+    firstRecoveryOlderThanMs?: number,
+    predecessors?: PredecessorRecovery,
+  ): () => void;
+}
+
+/** The recovery of what this instance's predecessors left, as the workers go on with it. */
+export interface PredecessorRecovery {
+  /** This instance's id (server/instance.ts). */
+  predecessorsOf: string;
+  /**
+   * The run the start made before serving, perhaps still going: no worker run overlaps it, and none
+   * is needed when it resolved every attempt.
+   */
+  startRun?: Promise<Record<Resolution, number> | void>;
 }
 
 export function createCheckout(options: CheckoutOptions): Checkout {
@@ -69,18 +90,36 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     startWorkers(
       intervalMs = RECOVERY_INTERVAL_MS,
       firstRecoveryOlderThanMs?: number,
-      predecessorsOf?: string,
+      predecessors?: PredecessorRecovery,
     ) {
       let running = false;
       let first = true;
+      // Whether predecessors' attempts may be left, and whether the start's run is still going.
+      let predecessorsLeft = predecessors !== undefined;
+      let startRunning = predecessors?.startRun !== undefined;
+      predecessors?.startRun?.then(
+        (tally) => {
+          startRunning = false;
+          if (tally && tally.unknown === 0) predecessorsLeft = false;
+        },
+        () => {
+          startRunning = false;
+        },
+      );
       const tick = async () => {
         if (running) return;
         running = true;
         try {
           const olderThanMs = first ? firstRecoveryOlderThanMs : undefined;
           first = false;
-          if (predecessorsOf)
-            await checkout.recoverAttempts({ predecessorsOf, olderThanMs: deps.callLimitMs });
+          if (predecessors && predecessorsLeft && !startRunning) {
+            const tally = await checkout.recoverAttempts({
+              predecessorsOf: predecessors.predecessorsOf,
+              olderThanMs: deps.callLimitMs,
+            });
+            // Those the gateway has not decided yet (unknown) are asked about again next run.
+            predecessorsLeft = tally.unknown > 0;
+          }
           await checkout.recoverAttempts(olderThanMs === undefined ? {} : { olderThanMs });
           await checkout.announceEndedSessions();
           await checkout.deliverWebhooks();
