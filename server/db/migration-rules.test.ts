@@ -46,6 +46,8 @@ describe('the rules', () => {
       'alter table merchants add constraint merchants_name check (length(name) > 0)',
       'create unique index checkout_payments_brand on checkout_payments (card_brand)',
       'truncate checkout_payments',
+      "delete from checkout_payments where status = 'x'",
+      'with gone as (delete from checkout_payments returning id) select count(*) from gone',
     ]) {
       expect(next(`-- why\n${sql};`), sql).toEqual([expect.stringMatching(/a contract step, marked/)]);
     }

@@ -74,6 +74,8 @@ export function splitStatements(text: string): Statement[] {
 export function contractStep(sql: string): string | null {
   if (/^drop /.test(sql)) return 'drops an object';
   if (/^truncate /.test(sql)) return 'empties a table';
+  // Rows the previous release may still read or have just written (also inside a `with`).
+  if (/^delete from /.test(sql) || /^with .*\bdelete from /.test(sql)) return 'deletes rows';
   if (/\brename\b/.test(sql)) return 'renames';
   if (/^alter table /.test(sql)) {
     if (/\bdrop (?!not null\b)/.test(sql)) return 'drops a column, constraint or default';
