@@ -163,7 +163,7 @@ export async function buildApp({
       .createHash('sha256')
       .update(gateway.keys.fingerprintPan('payframe/checkout-idempotency'))
       .digest(),
-    signer: merchantKeySigner(gateway.deps.merchants, db),
+    signer: merchantKeySigner(gateway.deps.merchants, db, gateway.deps.now),
     publicUrl: config.publicUrl,
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },

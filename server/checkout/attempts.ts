@@ -136,7 +136,12 @@ export async function recordPayment(
     ],
   );
   if (inserted.rows[0]) {
-    const recorded = { ...paymentOfRow(inserted.rows[0]), attemptKey: payment.attemptKey };
+    const recorded = {
+      ...paymentOfRow(inserted.rows[0]),
+      attemptKey: payment.attemptKey,
+      // Not a column: the gateway's answer carries it, during a key roll's overlap only.
+      redirectSignaturePrevious: payment.redirectSignaturePrevious ?? null,
+    };
     if (webhookUrl)
       await enqueueEvent(q, { url: webhookUrl, type: 'payment.succeeded', payment: recorded }, now);
     return recorded;
@@ -157,7 +162,11 @@ export async function recordPayment(
       payment.cardBrand,
     ],
   );
-  return paymentOfRow(rows[0]!);
+  const filled = paymentOfRow(rows[0]!);
+  // The previous key's signature goes with the gateway's new-key signature only.
+  return filled.redirectSignature === payment.redirectSignature
+    ? { ...filled, redirectSignaturePrevious: payment.redirectSignaturePrevious ?? null }
+    : filled;
 }
 
 /**

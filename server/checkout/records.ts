@@ -36,6 +36,11 @@ export interface Payment extends SessionSnapshot {
   attemptKey: string | null;
   /** The redirect's signature, made by the gateway under the merchant's key (null for older records). */
   redirectSignature: string | null;
+  /**
+   * The same under the previous TransactionKey, when the gateway signed during a roll's overlap
+   * (not kept in the checkout's database: a payment read back from it carries the new key's only).
+   */
+  redirectSignaturePrevious?: string | null;
 }
 
 export type Outcome =

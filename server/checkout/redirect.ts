@@ -4,7 +4,8 @@
  *
  * The ReturnUrl gets seven query parameters, `status`, `token`, `transactionId`, `orderNumber`,
  * `amount`, `currency`, `timestamp` (Unix seconds of the payment), and `signature`: lowercase hex HMAC-SHA256, under the
- * merchant's TransactionKey, of the canonical string (shared/checkout/redirect-signature.ts).
+ * merchant's TransactionKey, of the canonical string (shared/checkout/redirect-signature.ts); during a
+ * key roll's overlap also `previousSignature`, the same under the previous key.
  * The gateway makes the signature with the payment's answer, so nothing is signed here; only a
  * payment recorded before the gateway did so is signed through the signer. Parameters of the same
  * names already in the ReturnUrl are replaced. The signature proves the values came from Payframe;
@@ -14,6 +15,7 @@
 import type { Receipt } from '../../shared/checkout/pay-schemas.ts';
 import {
   canonicalRedirectString,
+  PREVIOUS_SIGNATURE_PARAM,
   REDIRECT_PARAMS,
   redirectParams,
 } from '../../shared/checkout/redirect-signature.ts';
@@ -43,8 +45,14 @@ export async function signedRedirectUrl(signer: Signer, p: Payment): Promise<str
   const params = redirectParams({ ...p, token: p.sessionToken });
   const url = new URL(p.returnUrl);
   for (const name of REDIRECT_PARAMS) url.searchParams.set(name, params[name]);
-  const signature = p.redirectSignature ?? (await signer.sign(p.merchantId, canonicalRedirectString(params)));
-  url.searchParams.set('signature', signature);
+  // The gateway's signatures when it gave them; else the signer's (every key that signs now).
+  const [signature, previous] = p.redirectSignature
+    ? [p.redirectSignature, p.redirectSignaturePrevious ?? null]
+    : await signer.signAll(p.merchantId, canonicalRedirectString(params));
+  url.searchParams.set('signature', signature!);
+  // During a TransactionKey roll's overlap, the previous key's too; never one the ReturnUrl brought.
+  if (previous) url.searchParams.set(PREVIOUS_SIGNATURE_PARAM, previous);
+  else url.searchParams.delete(PREVIOUS_SIGNATURE_PARAM);
   return url.href;
 }
 

@@ -15,6 +15,11 @@ import { defaultContexts } from './contexts.ts';
 export interface Signer {
   /** HMAC-SHA256 of `text` (UTF-8) under the merchant's TransactionKey, as lowercase hex. */
   sign(merchantId: string, text: string): Promise<string>;
+  /**
+   * The same under every key that signs now: the current key's first, then during a roll's overlap
+   * the previous key's (docs/merchant-guide.md "Rolling your TransactionKey").
+   */
+  signAll(merchantId: string, text: string): Promise<string[]>;
 }
 
 export function hmacHex(key: string | Buffer, text: string): string {
@@ -23,16 +28,16 @@ export function hmacHex(key: string | Buffer, text: string): string {
 
 /** A signer over the gateway's merchant store, for the in-process wiring. */
 export function merchantKeySigner(
-  merchants: { transactionKey(q: Queryable, id: string): Promise<string | null> },
+  merchants: { signingKeys(q: Queryable, id: string, now: Date): Promise<string[] | null> },
   db: Queryable,
+  now: () => Date = () => new Date(),
 ): Signer {
-  return {
-    async sign(merchantId, text) {
-      const key = await merchants.transactionKey(db, merchantId);
-      if (!key) throw new PayframeError('not_found', 'No merchant matches this request.');
-      return hmacHex(key, text);
-    },
+  const signAll = async (merchantId: string, text: string) => {
+    const keys = await merchants.signingKeys(db, merchantId, now());
+    if (!keys) throw new PayframeError('not_found', 'No merchant matches this request.');
+    return keys.map((key) => hmacHex(key, text));
   };
+  return { signAll, sign: async (merchantId, text) => (await signAll(merchantId, text))[0]! };
 }
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
@@ -45,14 +50,15 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
 export function portSigner(port: TransactionService<CallContext>, log: FastifyBaseLogger): Signer {
   const context = () =>
     defaultContexts.service({ requestId: 'checkout-signer', remoteAddress: '127.0.0.1', log });
-  return {
-    async sign(merchantId, text) {
-      const r = await port.SignForMerchant({ merchantID: merchantId, message: text }, context());
-      // An unknown merchant is the gateway's `not_found` fault, thrown as it is (a PayframeError).
-      if (!r.Success) throw new Error(`The gateway did not sign: ${r.Message ?? 'no reason given'}`);
-      if (!r.Signature || !HEX_SHA256.test(r.Signature))
-        throw new Error('The gateway answered no valid signature.');
-      return r.Signature;
-    },
+  const signAll = async (merchantId: string, text: string) => {
+    const r = await port.SignForMerchant({ merchantID: merchantId, message: text }, context());
+    // An unknown merchant is the gateway's `not_found` fault, thrown as it is (a PayframeError).
+    if (!r.Success) throw new Error(`The gateway did not sign: ${r.Message ?? 'no reason given'}`);
+    if (!r.Signature || !HEX_SHA256.test(r.Signature))
+      throw new Error('The gateway answered no valid signature.');
+    if (r.PreviousKeySignature && !HEX_SHA256.test(r.PreviousKeySignature))
+      throw new Error('The gateway answered no valid signature.');
+    return r.PreviousKeySignature ? [r.Signature, r.PreviousKeySignature] : [r.Signature];
   };
+  return { signAll, sign: async (merchantId, text) => (await signAll(merchantId, text))[0]! };
 }

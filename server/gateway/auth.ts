@@ -179,9 +179,11 @@ export async function authenticate(
       ? cache.credentialDigest(credential.username, credential.password)
       : null;
   if (digest !== null && !cache.mayBeFailing(subject)) {
-    const merchant = cache.merchantOfCredential(digest);
-    if (merchant)
+    const merchant = cache.merchantOfCredential(digest, now.getTime());
+    if (merchant) {
+      deps.merchants.keyUses.note(deps.db, merchant.id, credential.password, now);
       return { principal: { kind: 'merchant', merchantId: merchant.id }, merchant, clientAddress };
+    }
   }
   const generation = cache.generation;
   const found = await throttleAndMerchant(deps.db, subject, merchantId);
@@ -191,14 +193,17 @@ export async function authenticate(
   // A wrong service key, an unknown merchant and a wrong key all take the same constant-time check.
   const joined = found.row ? merchantOfJoined(found.row) : null;
   const stored = joined ? deps.merchants.transactionKeyOf(joined.keyEnc) : null;
-  if (
-    credential.username !== SERVICE_USERNAME &&
-    sameSecret(stored ?? crypto.randomBytes(32).toString('hex'), credential.password) &&
-    joined
-  ) {
+  // During a roll's overlap the previous key authenticates too, until the overlap's end; both are
+  // always compared, so the time taken says nothing of which one matched.
+  const previous = joined ? deps.merchants.previousKeyOf(joined, now) : null;
+  const isCurrent = sameSecret(stored ?? crypto.randomBytes(32).toString('hex'), credential.password);
+  const isPrevious = sameSecret(previous ?? crypto.randomBytes(32).toString('hex'), credential.password);
+  if (credential.username !== SERVICE_USERNAME && (isCurrent || (isPrevious && previous !== null)) && joined) {
     // A disabled merchant's right key is refused like a wrong one, but is not a guess to count.
     if (joined.disabled) throw new PayframeError('unauthorized');
-    if (digest !== null) cache.remember(joined, generation, digest);
+    if (digest !== null)
+      cache.remember(joined, generation, digest, isCurrent ? null : (joined.prevKeyUntil ?? null));
+    deps.merchants.keyUses.note(deps.db, joined.merchant.id, credential.password, now);
     return {
       principal: { kind: 'merchant', merchantId: joined.merchant.id },
       merchant: joined.merchant,

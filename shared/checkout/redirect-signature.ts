@@ -49,6 +49,13 @@ export function redirectParams(p: PaidRedirect): RedirectParams {
   };
 }
 
+/**
+ * During a TransactionKey roll's overlap the redirect carries, beside `signature` (the new key's),
+ * this parameter: the same canonical string's signature under the previous key (docs/merchant-guide.md
+ * "Rolling your TransactionKey"). Absent outside an overlap.
+ */
+export const PREVIOUS_SIGNATURE_PARAM = 'previousSignature';
+
 export function canonicalRedirectString(params: RedirectParams): string {
   return REDIRECT_PARAMS.map((name) => `${name}=${params[name]}`).join('\n');
 }

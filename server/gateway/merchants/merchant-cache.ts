@@ -34,12 +34,18 @@ export interface MerchantRecord {
   merchant: Merchant;
   keyEnc: string;
   disabled: boolean;
+  /** The key a roll replaced, encrypted, while its overlap lasts (migration 0032); else null. */
+  prevKeyEnc?: string | null;
+  /** When the previous key stops authenticating and signing. */
+  prevKeyUntil?: Date | null;
 }
 
 interface Entry extends MerchantRecord {
   readAt: number;
   /** The digest of the credential verified against this row, if one was. */
   credential: string | null;
+  /** When the credential is the previous key: its overlap's end (ms since the epoch); else null. */
+  credentialUntil: number | null;
 }
 
 type State = 'detached' | 'attaching' | 'listening' | 'deaf' | 'backstop-only';
@@ -101,26 +107,52 @@ export class MerchantCache {
     return crypto.hash('sha256', `${this.#salt}${username}:${password}`, 'base64');
   }
 
-  /** The merchant a verified credential (by its digest) belongs to, while fresh and not disabled. */
-  merchantOfCredential(digest: string): Merchant | null {
+  /**
+   * The merchant a verified credential (by its digest) belongs to, while fresh and not disabled; a
+   * previous key (a roll's overlap) only until the overlap's end (`nowMs`: the wall clock).
+   */
+  merchantOfCredential(digest: string, nowMs: number = Date.now()): Merchant | null {
     const id = this.#byCredential.get(digest);
     if (id === undefined) return null;
     const entry = this.#fresh(id);
-    return entry && entry.credential === digest && !entry.disabled ? entry.merchant : null;
+    if (!entry || entry.credential !== digest || entry.disabled) return null;
+    if (entry.credentialUntil !== null && nowMs >= entry.credentialUntil) {
+      // The overlap ended: forget the old key here; the database refuses it from now on.
+      this.#byCredential.delete(digest);
+      entry.credential = null;
+      entry.credentialUntil = null;
+      return null;
+    }
+    return entry.merchant;
   }
 
   record(id: string): MerchantRecord | null {
     return this.#fresh(id);
   }
 
-  /** Keeps a row read at `generation` (and the credential verified against it), unless dropped since. */
-  remember(record: MerchantRecord, generation: number, credential: string | null = null): void {
+  /**
+   * Keeps a row read at `generation` (and the credential verified against it, with the overlap's
+   * end when it is the previous key), unless dropped since.
+   */
+  remember(
+    record: MerchantRecord,
+    generation: number,
+    credential: string | null = null,
+    credentialUntil: Date | null = null,
+  ): void {
     if (generation !== this.#generation || this.#db === null) return;
     if (this.#byId.size >= MAX_MERCHANTS && !this.#byId.has(record.merchant.id)) this.#clear();
     const before = this.#byId.get(record.merchant.id);
     if (before?.credential && before.credential !== credential) this.#byCredential.delete(before.credential);
-    const kept = credential ?? (before?.keyEnc === record.keyEnc ? before.credential : null);
-    this.#byId.set(record.merchant.id, { ...record, readAt: this.#clock(), credential: kept });
+    const same = before?.keyEnc === record.keyEnc;
+    const kept = credential ?? (same ? before.credential : null);
+    const until = credential !== null ? (credentialUntil?.getTime() ?? null) : same ? before.credentialUntil : null;
+    this.#byId.set(record.merchant.id, {
+      ...record,
+      readAt: this.#clock(),
+      credential: kept,
+      credentialUntil: until,
+    });
     if (kept) this.#byCredential.set(kept, record.merchant.id);
   }
 

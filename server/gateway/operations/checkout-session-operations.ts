@@ -40,13 +40,17 @@ const STATUS: Record<SessionStatus, Detail['Status']> = {
 
 const METHOD = { card: 'Card', ach: 'Ach' } as const;
 
-/** Lowercase hex HMAC-SHA256 of the paid redirect's canonical string under the merchant's key. */
-function redirectSignature(
+/**
+ * Lowercase hex HMAC-SHA256 of the paid redirect's canonical string under the merchant's key; and
+ * during a roll's overlap under the previous key too (docs/merchant-guide.md "Rolling your
+ * TransactionKey"): both read with the session, no statement more.
+ */
+function redirectSignatures(
   deps: GatewayDeps,
   record: SessionRecord,
   payment: SessionPayment,
-): string | undefined {
-  if (!record.session.returnUrl) return undefined;
+): { RedirectSignature?: string; RedirectSignaturePrevious?: string } {
+  if (!record.session.returnUrl) return {};
   const text = canonicalRedirectString(
     redirectParams({
       token: record.session.token,
@@ -57,10 +61,12 @@ function redirectSignature(
       paidAt: payment.paidAt,
     }),
   );
-  return crypto
-    .createHmac('sha256', deps.merchants.transactionKeyOf(record.keyEnc))
-    .update(text, 'utf8')
-    .digest('hex');
+  const sign = (key: string) => crypto.createHmac('sha256', key).update(text, 'utf8').digest('hex');
+  const previous = deps.merchants.previousKeyOf(record, deps.now());
+  return {
+    RedirectSignature: sign(deps.merchants.transactionKeyOf(record.keyEnc)),
+    ...(previous === null ? {} : { RedirectSignaturePrevious: sign(previous) }),
+  };
 }
 
 function paymentFields(deps: GatewayDeps, record: SessionRecord, payment: SessionPayment | null) {
@@ -72,7 +78,7 @@ function paymentFields(deps: GatewayDeps, record: SessionRecord, payment: Sessio
     ApprovalCode: payment.approvalCode ?? undefined,
     MaskedCardNumber: payment.maskedCard ?? undefined,
     CardBrand: payment.cardBrand ?? undefined,
-    RedirectSignature: redirectSignature(deps, record, payment),
+    ...redirectSignatures(deps, record, payment),
   };
 }
 
@@ -84,6 +90,7 @@ function snapshot(record: SessionRecord) {
     OrderNumber: s.orderNumber ?? undefined,
     ReturnUrl: s.returnUrl ?? undefined,
     WebhookUrl: s.webhookUrl ?? undefined,
+    MerchantWebhookUrl: record.merchantWebhookUrl ?? undefined,
     MerchantID: m.id,
     MerchantName: m.businessName ?? m.name,
   };
@@ -130,6 +137,8 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
     ReturnMode: m.returnMode === 'confirmation' ? 'Confirmation' : 'Immediate',
     PaymentLink: s.paymentLink,
     NameOnCardRequired: m.nameOnCardRequired,
+    BrandColor: m.brandColor ?? undefined,
+    CornerRadius: m.cornerRadius ?? undefined,
   };
 }
 

@@ -13,9 +13,18 @@ import { isSessionToken } from '../sessions/checkout-session-store.ts';
 
 const NOT_FOUND = 'No merchant matches this request.';
 
+/**
+ * The key, to the merchant that called with it only (it holds it already, as the spec answers it).
+ * Never to a dashboard user: the key is shown once, when made or rolled (issue 16). Not during a
+ * roll's overlap either: the caller may hold the key being retired, and the new one must not reach
+ * whoever holds that (docs/merchant-guide.md "Rolling your TransactionKey").
+ */
 async function ownKey(deps: GatewayDeps, call: GatewayCall, merchant: Merchant): Promise<string | undefined> {
   if (call.principal.kind !== 'merchant' || call.principal.merchantId !== merchant.id) return undefined;
-  return (await deps.merchants.transactionKey(deps.db, merchant.id)) ?? undefined;
+  if (call.principal.user) return undefined;
+  const record = await deps.merchants.record(deps.db, merchant.id);
+  if (!record || deps.merchants.previousKeyOf(record, deps.now()) !== null) return undefined;
+  return deps.merchants.transactionKeyOf(record.keyEnc);
 }
 
 export async function getMerchantInfo(

@@ -1,6 +1,7 @@
 /**
  * SignForMerchant (Payframe extension; DESIGN.md §10): HMAC-SHA256 of a message under a merchant's
- * TransactionKey, for a checkout server in its own process. Redirects and webhooks must be signed
+ * TransactionKey (and, during a roll's overlap, under the previous key too), for a checkout server in
+ * its own process. Redirects and webhooks must be signed
  * with the key the merchant holds, and the key must never leave the gateway, so the gateway signs.
  *
  * Only the service credential may call it (a merchant can sign with its own key; letting it ask
@@ -36,12 +37,16 @@ export async function signForMerchant(
   if (message.length > MAX_SIGNED_MESSAGE) {
     return { Success: false, Message: `The message is longer than ${MAX_SIGNED_MESSAGE} characters.` };
   }
-  const key = await deps.merchants.transactionKey(deps.db, params.merchantID);
+  const keys = await deps.merchants.signingKeys(deps.db, params.merchantID, deps.now());
   // A typed refusal (the `not_found` fault), so the caller acts on its code, not on this text.
-  if (!key) throw new PayframeError('not_found', NO_MERCHANT);
+  if (!keys) throw new PayframeError('not_found', NO_MERCHANT);
+  const [key, previous] = keys as [string, string | undefined];
+  const sign = (k: string) => crypto.createHmac('sha256', k).update(message, 'utf8').digest('hex');
   return {
     Success: true,
     Message: 'Signed.',
-    Signature: crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex'),
+    Signature: sign(key),
+    // During a roll's overlap the previous key signs too (docs/merchant-guide.md).
+    PreviousKeySignature: previous === undefined ? undefined : sign(previous),
   };
 }

@@ -1,0 +1,269 @@
+/**
+ * Developers (issue 16; docs/dashboard.md "Developers"): the merchant id, the TransactionKey's
+ * status (each key's last use and the overlap's end, never a key) with Roll key for an Owner, the
+ * new key shown once after a roll, and code snippets filled with the merchant's id and this
+ * server's address (the key only as a placeholder). The webhooks part has its own component.
+ */
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import type { KeyOverlap } from '../api-types.ts';
+import { formatDateTime } from '../format.ts';
+import { useI18n } from '../i18n/context.ts';
+import type { MessageKey } from '../i18n/en.ts';
+import { useMayManageKeys } from '../role.ts';
+import { useLoad } from '../use-load.ts';
+import { focusSoon } from './field.tsx';
+import { LoadFailed, Loading, Page } from './page.tsx';
+import { WebhooksSection } from './webhooks-section.tsx';
+
+const OVERLAPS: readonly { value: KeyOverlap; label: MessageKey }[] = [
+  { value: 'None', label: 'overlapNone' },
+  { value: 'OneHour', label: 'overlapOneHour' },
+  { value: 'TwentyFourHours', label: 'overlapTwentyFourHours' },
+];
+
+export function Developers() {
+  const { t } = useI18n();
+  const mayManageKeys = useMayManageKeys();
+  const [loaded, reload] = useLoad(() => api.developers(), []);
+  return (
+    <Page title={t('developers')} testId="developers">
+      {loaded.state === 'loading' ? <Loading /> : null}
+      {loaded.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
+      {loaded.state === 'ok' ? (
+        <>
+          <section class="pd-card" aria-labelledby="account-title">
+            <h2 id="account-title">{t('yourAccount')}</h2>
+            <dl class="pd-figures">
+              <div>
+                <dt>{t('merchantId')}</dt>
+                <dd class="pd-code" data-testid="merchant-id">
+                  {loaded.data.merchantId}
+                </dd>
+              </div>
+            </dl>
+          </section>
+          {mayManageKeys ? <KeySection /> : <p data-testid="key-owner-only">{t('keyOwnerOnly')}</p>}
+          <WebhooksSection />
+          <section aria-labelledby="snippets-title" data-testid="snippets">
+            <h2 id="snippets-title">{t('codeSnippets')}</h2>
+            <p>{t('snippetsIntro')}</p>
+            <Snippet id="snippet-rest" title={t('snippetRest')} code={loaded.data.snippets.rest} />
+            <Snippet id="snippet-embed" title={t('snippetEmbed')} code={loaded.data.snippets.embed} />
+            <Snippet id="snippet-redirect" title={t('snippetRedirect')} code={loaded.data.snippets.redirect} />
+          </section>
+        </>
+      ) : null}
+    </Page>
+  );
+}
+
+function Snippet({ id, title, code }: { id: string; title: string; code: string }) {
+  const { t } = useI18n();
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <div class="pd-snippet" data-testid={id}>
+      <h3 id={`${id}-title`}>{title}</h3>
+      <pre class="pd-pre" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
+        <code>{code}</code>
+      </pre>
+      <div class="pd-actions">
+        <button
+          type="button"
+          class="pd-button"
+          aria-describedby={`${id}-title`}
+          onClick={async () => {
+            try {
+              await navigator.clipboard.writeText(code);
+              setCopied(t('snippetCopied'));
+            } catch {
+              setCopied(t('snippetCopyFailed'));
+            }
+          }}
+        >
+          {t('copyCode')}
+        </button>
+      </div>
+      <p role="status" class="pd-muted">
+        {copied}
+      </p>
+    </div>
+  );
+}
+
+function KeySection() {
+  const { t, lang } = useI18n();
+  const [status, reload] = useLoad(() => api.keyStatus(), []);
+  const [asking, setAsking] = useState(false);
+  const [overlap, setOverlap] = useState<KeyOverlap>('OneHour');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [newKey, setNewKey] = useState<{ key: string; until: string | null } | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, lang) : t('keyNeverUsed'));
+
+  const roll = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const res = await api.rollKey(overlap);
+    setBusy(false);
+    if (res.ok === false && res.status === 401) return;
+    if (res.ok) {
+      setAsking(false);
+      setCopied(null);
+      setNewKey({ key: res.data.transactionKey, until: res.data.previousValidUntil });
+      focusSoon('#new-key-title');
+      await reload();
+    } else {
+      setError(res.kind === 'http' ? t('actionRefused', { message: res.error.message }) : t('outcomeUnknown'));
+    }
+  };
+
+  return (
+    <section class="pd-card" aria-labelledby="key-title" data-testid="transaction-key">
+      <h2 id="key-title">{t('transactionKey')}</h2>
+      <p>{t('keyShownOnce')}</p>
+      {newKey ? (
+        <div class="pd-notice" data-testid="new-key">
+          <h3 id="new-key-title" tabIndex={-1}>
+            {t('newKeyTitle')}
+          </h3>
+          <p>
+            <strong>{t('newKeyOnce')}</strong>
+          </p>
+          <div class="pd-field">
+            <label for="new-key-value">{t('transactionKey')}</label>
+            <input
+              id="new-key-value"
+              class="pd-code"
+              type="text"
+              readOnly
+              autoComplete="off"
+              spellcheck={false}
+              value={newKey.key}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+          </div>
+          <p>
+            {newKey.until
+              ? t('previousKeyUntil', { at: formatDateTime(newKey.until, lang) })
+              : t('previousKeyStopped')}
+          </p>
+          <div class="pd-actions">
+            <button
+              type="button"
+              class="pd-button pd-primary"
+              onClick={async () => {
+                try {
+                  await navigator.clipboard.writeText(newKey.key);
+                  setCopied(t('keyCopied'));
+                } catch {
+                  setCopied(t('keyCopyFailed'));
+                  focusSoon('#new-key-value');
+                }
+              }}
+            >
+              {t('copyKey')}
+            </button>
+            <button
+              type="button"
+              class="pd-button"
+              onClick={() => {
+                setNewKey(null);
+                focusSoon('#roll-key');
+              }}
+            >
+              {t('newKeyDone')}
+            </button>
+          </div>
+          <p role="status" class="pd-muted">
+            {copied}
+          </p>
+        </div>
+      ) : null}
+      {status.state === 'loading' ? <Loading /> : null}
+      {status.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
+      {status.state === 'ok' ? (
+        <dl class="pd-figures" data-testid="key-status">
+          <div>
+            <dt>{t('keyLastUsed')}</dt>
+            <dd data-testid="key-last-used">{when(status.data.lastUsedAt)}</dd>
+          </div>
+          {status.data.previousValidUntil ? (
+            <>
+              <div>
+                <dt>{t('previousKeyWorksUntil')}</dt>
+                <dd data-testid="previous-until">{formatDateTime(status.data.previousValidUntil, lang)}</dd>
+              </div>
+              <div>
+                <dt>{t('previousKeyLastUsed')}</dt>
+                <dd data-testid="previous-last-used">{when(status.data.previousLastUsedAt)}</dd>
+              </div>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      <p role="alert" class={error ? 'pd-alert' : 'pd-empty'} data-testid="roll-error">
+        {error}
+      </p>
+      {asking ? (
+        <div class="pd-confirm" role="group" aria-labelledby="roll-question">
+          <p id="roll-question">{t('rollQuestion')}</p>
+          <fieldset>
+            <legend>{t('overlapLegend')}</legend>
+            {OVERLAPS.map((o) => (
+              <div class="pd-check" key={o.value}>
+                <input
+                  type="radio"
+                  id={`overlap-${o.value}`}
+                  name="overlap"
+                  value={o.value}
+                  checked={overlap === o.value}
+                  onChange={() => setOverlap(o.value)}
+                />
+                <label for={`overlap-${o.value}`}>{t(o.label)}</label>
+              </div>
+            ))}
+          </fieldset>
+          <div class="pd-actions">
+            <button
+              type="button"
+              id="confirm-roll"
+              class="pd-button pd-primary"
+              aria-disabled={busy ? 'true' : undefined}
+              onClick={() => void roll()}
+            >
+              {t('confirmRoll')}
+            </button>
+            <button
+              type="button"
+              class="pd-button"
+              aria-disabled={busy ? 'true' : undefined}
+              onClick={() => {
+                if (busy) return;
+                setAsking(false);
+                focusSoon('#roll-key');
+              }}
+            >
+              {t('notNow')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button
+          type="button"
+          id="roll-key"
+          class="pd-button"
+          onClick={() => {
+            setError(null);
+            setAsking(true);
+            focusSoon('#overlap-OneHour');
+          }}
+        >
+          {t('rollKey')}
+        </button>
+      )}
+    </section>
+  );
+}
