@@ -15,11 +15,15 @@ import type { Checkout } from '../checkout/checkout.ts';
 import { clientRequestGuard } from '../checkout/csrf.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import { auditRoutes } from './audit-routes.ts';
+import { teamRoutes } from './team-routes.ts';
+import { developerRoutes } from './developer-routes.ts';
 import { linkRoutes } from './link-routes.ts';
 import { dashboardPageRoutes } from './page.ts';
 import { paymentRoutes } from './payment-routes.ts';
 import { sessionCookie } from './session-cookie.ts';
 import { sessionRoutes } from './session-routes.ts';
+import { settingsRoutes } from './settings-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 import { clearCookieOnUnauthorized, type DashboardDeps } from './user-context.ts';
 
 /** The value of `X-Payframe-Client` the dashboard's page sends. */
@@ -52,6 +56,10 @@ export async function dashboardPlugin(app: FastifyInstance, options: DashboardPl
       await paymentRoutes(api, deps);
       await linkRoutes(api, deps);
       await auditRoutes(api, deps);
+      await teamRoutes(api, deps);
+      await developerRoutes(api, deps);
+      await settingsRoutes(api, deps);
+      await webhookRoutes(api, deps);
     },
     { prefix: '/dashboard/api' },
   );

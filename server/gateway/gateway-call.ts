@@ -51,6 +51,11 @@ export interface GatewayCall {
   clientAddress: string;
   /** A merchant user's Login session, as its token's check found it (the dashboard). */
   session?: SessionState;
+  /**
+   * The merchant user a user's change acts on, once the handler found it to be the merchant's own
+   * (the team's operations): the audit records it as the event's subject (`resource`).
+   */
+  auditSubject?: string;
 }
 
 export type Handler<P, R> = (params: P, call: GatewayCall, deps: GatewayDeps) => Promise<R>;

@@ -27,6 +27,10 @@ import {
   payCheckoutSession,
 } from './operations/checkout-session-operations.ts';
 import { AUDIT_HANDLERS } from './operations/audit-operations.ts';
+import { KEY_HANDLERS } from './operations/key-operations.ts';
+import { TEAM_HANDLERS } from './operations/team-operations.ts';
+import { WEBHOOK_HANDLERS } from './operations/webhook-operations.ts';
+import { SETTINGS_HANDLERS } from './operations/settings-operations.ts';
 import { INVOICE_HANDLERS } from './operations/invoice-operations.ts';
 import {
   getMerchantDetails,
@@ -61,6 +65,10 @@ export const GATEWAY_HANDLERS: Handlers = {
   ...SECOND_FACTOR_HANDLERS,
   ...PAYMENT_HANDLERS,
   ...AUDIT_HANDLERS,
+  ...KEY_HANDLERS,
+  ...TEAM_HANDLERS,
+  ...WEBHOOK_HANDLERS,
+  ...SETTINGS_HANDLERS,
   Login: login,
   ForgotPassword: forgotPassword,
   UpdateToken: updateToken,
@@ -194,9 +202,17 @@ export function createGateway(
       }
       // The change stands whatever becomes of its record: answering an error for a refund that was
       // made would invite a second one. A record that fails is logged instead.
-      await recordUserCall(deps.db, user, op.name, call.clientAddress, deps.now(), text, outcome).catch(
-        (err: unknown) =>
-          context.log.error({ err, user: user.userId, operation: op.name }, 'audit of a user change failed'),
+      await recordUserCall(
+        deps.db,
+        user,
+        op.name,
+        call.clientAddress,
+        deps.now(),
+        text,
+        outcome,
+        call.auditSubject,
+      ).catch((err: unknown) =>
+        context.log.error({ err, user: user.userId, operation: op.name }, 'audit of a user change failed'),
       );
       if ('error' in outcome) throw outcome.error;
       return outcome.result;

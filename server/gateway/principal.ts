@@ -58,6 +58,25 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
   GetPaymentOverview: 'merchant',
   GetSettlementSummary: 'merchant',
   ListAuditEvents: 'merchant',
+  RollTransactionKey: 'merchant',
+  GetTransactionKeyStatus: 'merchant',
+  GetWebhookSettings: 'merchant',
+  SetWebhookEndpoint: 'merchant',
+  RollWebhookSecret: 'merchant',
+  SignWebhook: 'service',
+  AuthorizeWebhookDelivery: 'merchant',
+  // The team (issue 16); an invitation's link is the invitee's only credential: public, throttled.
+  ListUsers: 'merchant',
+  InviteUser: 'merchant',
+  RevokeInvitation: 'merchant',
+  ChangeUserRole: 'merchant',
+  DisableUser: 'merchant',
+  EnableUser: 'merchant',
+  ResetUserSecondFactor: 'merchant',
+  GetInvitation: 'public',
+  AcceptInvitation: 'public',
+  GetMerchantSettings: 'merchant',
+  UpdateMerchantSettings: 'merchant',
 };
 
 /** The access of an operation named by a caller (SOAPAction, URL path); unknown names: merchant. */

@@ -77,6 +77,32 @@ export const OPERATION_LEAST_ROLE: Record<OperationName, UserRole> = {
   // A read, but it names the team's members and the addresses they called from: the team's
   // business, which an Admin runs day to day (the team's changes themselves stay the Owner's).
   ListAuditEvents: 'admin',
+  // The keys are the Owner's (Admin: everything but the team and keys).
+  RollTransactionKey: 'owner',
+  GetTransactionKeyStatus: 'owner',
+  // Webhooks: the deliveries (their bodies, the endpoint's answers) are an Admin's to read, resend
+  // and test; the endpoint and the signing secret, a key, are the Owner's.
+  GetWebhookSettings: 'admin',
+  AuthorizeWebhookDelivery: 'admin',
+  SetWebhookEndpoint: 'owner',
+  RollWebhookSecret: 'owner',
+  SignWebhook: 'owner',
+  // The team (issue 16): an Admin sees who is on it (it reads the same names in the audit log);
+  // every change to it is the Owner's.
+  ListUsers: 'admin',
+  InviteUser: 'owner',
+  RevokeInvitation: 'owner',
+  ChangeUserRole: 'owner',
+  DisableUser: 'owner',
+  EnableUser: 'owner',
+  ResetUserSecondFactor: 'owner',
+  // Public: the invitee has no user yet (the table names them to be total).
+  GetInvitation: 'viewer',
+  AcceptInvitation: 'viewer',
+  // Settings (issue 16): everyone reads them; the business details, branding and origins are an
+  // Admin's to change.
+  GetMerchantSettings: 'viewer',
+  UpdateMerchantSettings: 'admin',
 };
 
 /** The least role for an operation named by a caller; unknown names: owner (the safe side). */

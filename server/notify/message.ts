@@ -13,7 +13,7 @@ import { containsCardNumber } from '../../shared/card/card-number-in-text.ts';
 export type Channel = 'email' | 'sms';
 
 /** Why a message is sent; kept with it in the outbox and as an SMTP header. */
-export type Purpose = 'otp' | 'password_reset' | 'receipt' | 'invoice' | 'new_device' | 'test';
+export type Purpose = 'otp' | 'password_reset' | 'invitation' | 'receipt' | 'invoice' | 'new_device' | 'test';
 
 export interface NotificationMessage {
   channel: Channel;
@@ -38,6 +38,7 @@ export class MessageRefusedError extends Error {
 const PURPOSES: ReadonlySet<string> = new Set<Purpose>([
   'otp',
   'password_reset',
+  'invitation',
   'receipt',
   'invoice',
   'new_device',

@@ -54,6 +54,29 @@ export const OPERATION_EFFECT: Record<OperationName, Effect> = {
   GetPaymentOverview: 'read',
   GetSettlementSummary: 'read',
   ListAuditEvents: 'read',
+  RollTransactionKey: 'change',
+  GetTransactionKeyStatus: 'read',
+  // Webhooks (issue 16, Developers).
+  GetWebhookSettings: 'read',
+  SetWebhookEndpoint: 'change',
+  RollWebhookSecret: 'change',
+  // Computes signatures; stores nothing (as SignForMerchant).
+  SignWebhook: 'read',
+  // Records the user's request (audited); the checkout then sends.
+  AuthorizeWebhookDelivery: 'change',
+  // The team (issue 16): invitations, roles, disabling, second factors. GetInvitation only reads
+  // (a wrong token counts against the caller's address, as a failed credential on any read).
+  ListUsers: 'read',
+  InviteUser: 'change',
+  RevokeInvitation: 'change',
+  ChangeUserRole: 'change',
+  DisableUser: 'change',
+  EnableUser: 'change',
+  ResetUserSecondFactor: 'change',
+  GetInvitation: 'read',
+  AcceptInvitation: 'change',
+  GetMerchantSettings: 'read',
+  UpdateMerchantSettings: 'change',
 };
 
 /** True when the operation changes state; unknown names count as changing (the safe side). */

@@ -8,6 +8,7 @@ import { developersEnumerations, developersOperations, developersTypes } from '.
 import { settingsEnumerations, settingsOperations, settingsTypes } from './dashboard-settings.ts';
 import { teamEnumerations, teamOperations, teamTypes } from './dashboard-team.ts';
 import { complexType, enumeration, field, fields, listOf, operation } from './model.ts';
+import { UserRole } from './user-role.ts';
 
 const required = { required: true } as const;
 const requiredNil = { required: true, nillable: true } as const;
@@ -76,8 +77,8 @@ export type CheckoutReturnMode = EnumValue<typeof CheckoutReturnMode>;
  * merchant's payments as fields. docs/dashboard.md says what each means to a merchant.
  */
 
-/** What a merchant user may do (docs/dashboard.md "Roles"). */
-export const UserRole = enumeration('UserRole', ['Owner', 'Admin', 'Staff', 'Viewer']);
+/** What a merchant user may do (docs/dashboard.md "Roles"): declared in user-role.ts. */
+export { UserRole };
 
 /** Where a signed-in user stands with its second factor (TOTP, RFC 6238). */
 export const SecondFactorState = enumeration('SecondFactorState', [
@@ -125,7 +126,6 @@ export const PaymentKind = enumeration('PaymentKind', ['Sale', 'Authorization'])
 export const AuditOutcome = enumeration('AuditOutcome', ['Success', 'Failure', 'Info']);
 
 export type SecondFactorState = EnumValue<typeof SecondFactorState>;
-export type UserRole = EnumValue<typeof UserRole>;
 export type PaymentState = EnumValue<typeof PaymentState>;
 export type PaymentStateFilter = EnumValue<typeof PaymentStateFilter>;
 export type PaymentEventKind = EnumValue<typeof PaymentEventKind>;
@@ -212,6 +212,8 @@ export const extensionTypes = [
     field('Message', 'string'),
     // Lowercase hex HMAC-SHA256; absent when Success is false.
     field('Signature', 'string'),
+    // During a roll's overlap, the same under the previous key (RollTransactionKey); else absent.
+    field('PreviousKeySignature', 'string'),
   ]),
   // One answer holds all the checkout server needs of a session: no second call, no state in prose.
   complexType('CheckoutSessionDetail', [
@@ -239,6 +241,8 @@ export const extensionTypes = [
     field('CardBrand', 'string'),
     // Lowercase hex HMAC-SHA256 of the redirect back; when Paid and ReturnUrl is set.
     field('RedirectSignature', 'string'),
+    // The same under the previous TransactionKey, during a roll's overlap only.
+    field('RedirectSignaturePrevious', 'string'),
     field('MerchantID', 'long', required),
     ...fields(['MerchantName', 'Logo', 'Website'], 'string'),
     ...fields(['AcceptsCard', 'AcceptsAch'], 'boolean', required),
@@ -248,6 +252,12 @@ export const extensionTypes = [
     field('ReturnMode', CheckoutReturnMode, required),
     field('NameOnCardRequired', 'boolean', required),
     field('PaymentLink', 'boolean', required), // made as a payment link
+    // The merchant's webhook endpoint (issue 16, Developers): where the session is announced when it
+    // has no WebhookUrl of its own.
+    field('MerchantWebhookUrl', 'string'),
+    // The merchant's branding (issue 16 "Settings"): #rrggbb and pixels (0–24); absent: the default.
+    field('BrandColor', 'string'),
+    field('CornerRadius', 'int'),
   ]),
   // One page of a merchant's sessions, newest first (ListCheckoutSessions).
   complexType('CheckoutSessionPage', [
@@ -274,6 +284,8 @@ export const extensionTypes = [
     ...fields(['Currency', 'OrderNumber', 'ReturnUrl', 'WebhookUrl', 'RedirectSignature'], 'string'),
     field('MerchantID', 'long', required),
     field('MerchantName', 'string'),
+    field('RedirectSignaturePrevious', 'string'), // as in CheckoutSessionDetail
+    field('MerchantWebhookUrl', 'string'), // as in CheckoutSessionDetail
   ]),
   // The signed-in user (a Login session token as the credential), for the dashboard.
   complexType('UserSession', [

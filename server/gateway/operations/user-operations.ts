@@ -114,6 +114,16 @@ async function attemptLogin(
     });
     return failed;
   }
+  if (user.disabled) {
+    // Disabled by an Owner: the same answer as any failure, not counted (no lock-out to add).
+    await recordAudit(deps.db, {
+      ...audit,
+      action: 'user.login',
+      outcome: 'failure',
+      detail: { reason: 'disabled' },
+    });
+    return failed;
+  }
   if (!ok) {
     const locked = await recordFailedLogin(deps.db, user.id, now);
     await recordAudit(deps.db, {
@@ -167,7 +177,8 @@ export async function forgotPassword(
   if (!userName || !email) return { Status: false, Message: FORGOT_PASSWORD_MISSING };
   const now = deps.now();
   const user = userName.length <= 100 ? await findUserByName(deps.db, userName) : null;
-  const matched = !!user?.email && user.email.toLowerCase() === email.toLowerCase();
+  // A disabled user gets no link (a new password would not let it sign in); the answer is the same.
+  const matched = !!user?.email && !user.disabled && user.email.toLowerCase() === email.toLowerCase();
   await recordAudit(deps.db, {
     actor: 'anonymous',
     action: 'user.password_reset_requested',

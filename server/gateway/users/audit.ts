@@ -18,6 +18,8 @@ export interface AuditEvent {
     | 'user.second_factor'
     | 'user.second_factor_enrolled'
     | 'user.logout'
+    // An invitation to a merchant's team accepted: the user it made is actor and resource.
+    | 'user.invitation_accepted'
     // A state-changing Transaction Service call made by a signed-in user (the dashboard):
     // `operation.<name>`, with what it acted on in `resource` and its outcome.
     | `operation.${string}`

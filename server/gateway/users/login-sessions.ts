@@ -40,7 +40,8 @@ interface SessionRow {
 
 /**
  * The live session of a token, its idle time refreshed; null when the token names no session, or
- * one that ended, ran out, idled out, or whose merchant is disabled.
+ * one that ended, ran out, idled out, or whose merchant or user is disabled (read on every call:
+ * no cache stands between a disabled user and its next call).
  */
 export async function useSession(
   q: Queryable,
@@ -57,7 +58,7 @@ export async function useSession(
        returning token_hash, user_id, expires_at, last_used_at, second_factor_at)
      select s.*, u.merchant_id, u.username, u.role, u.totp_enrolled_at
      from s join merchant_users u on u.id = s.user_id join merchants m on m.id = u.merchant_id
-     where m.disabled_at is null`,
+     where m.disabled_at is null and u.disabled_at is null`,
     [tokenHash(token), now, idleMinutes],
   );
   const r = rows[0];

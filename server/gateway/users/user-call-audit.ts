@@ -25,6 +25,11 @@ const KEPT = [
   'BatchNumber',
   'Success',
   'Status',
+  // The team's changes (issue 16): which role, which invitation; the user is the event's subject.
+  'Role',
+  'InvitationID',
+  'invitationID',
+  'role',
 ] as const;
 
 function keptFields(value: unknown, into: Record<string, string | number | boolean>): void {
@@ -55,6 +60,8 @@ export async function recordUserCall(
   at: Date,
   params: unknown,
   outcome: { result: unknown } | { error: unknown },
+  /** The merchant user the call acted on (`GatewayCall.auditSubject`), as the event's resource. */
+  subjectUserId?: string,
 ): Promise<void> {
   const detail: Record<string, string | number | boolean> = {};
   keptFields(params, detail);
@@ -64,6 +71,7 @@ export async function recordUserCall(
     actor: userResource(user.userId),
     // A read of the log is no change: its own action, apart from `operation.*`.
     action: operation === 'ListAuditEvents' ? 'audit_log.read' : `operation.${operation}`,
+    resource: subjectUserId ? userResource(subjectUserId) : null,
     outcome: 'result' in outcome ? 'success' : 'failure',
     origin,
     detail,

@@ -31,6 +31,8 @@ export interface MerchantUser {
   lockedUntil: Date | null;
   /** Has a second factor (the dashboard's TOTP): a sign-in completes only with its code. */
   secondFactorEnrolled: boolean;
+  /** Disabled by an Owner (the dashboard's team): its sign-in is refused like a locked user's. */
+  disabled: boolean;
   createdAt: Date;
 }
 
@@ -45,6 +47,7 @@ interface UserRow {
   failed_attempts: number;
   locked_until: Date | null;
   totp_enrolled_at: Date | null;
+  disabled_at?: Date | null;
   created_at: Date;
 }
 
@@ -59,6 +62,7 @@ const fromRow = (r: UserRow): MerchantUser => ({
   failedAttempts: r.failed_attempts,
   lockedUntil: r.locked_until,
   secondFactorEnrolled: r.totp_enrolled_at !== null,
+  disabled: r.disabled_at !== null && r.disabled_at !== undefined,
   createdAt: r.created_at,
 });
 

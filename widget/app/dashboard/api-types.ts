@@ -214,3 +214,118 @@ export interface AuditPage {
   events: AuditEvent[];
   hasMore: boolean;
 }
+
+/** The merchant's settings (GET/PUT /settings, issue 16 "Settings"); null: not set (the default). */
+export interface MerchantSettings {
+  merchantId: string;
+  displayName: string;
+  website: string | null;
+  supportEmail: string | null;
+  logoUrl: string | null;
+  brandColor: string | null;
+  cornerRadius: number | null;
+  nameOnCardRequired: boolean;
+  returnMode: 'immediate' | 'confirmation';
+  threeDSecure: boolean;
+  methods: ('card' | 'ach')[];
+  origins: string[];
+}
+
+/** What Save sends: the whole settings (an empty text clears its field). */
+export type SettingsChange = Omit<MerchantSettings, 'merchantId'>;
+
+/** Developers (server/dashboard/developer-routes.ts): the merchant id and the code snippets. */
+export interface DevelopersInfo {
+  merchantId: string;
+  publicUrl: string;
+  snippets: { rest: string; embed: string; redirect: string };
+}
+
+/** The TransactionKey's state, never the key: each key's last use and the overlap's end. */
+export interface KeyStatus {
+  lastUsedAt: string | null;
+  previousValidUntil: string | null;
+  previousLastUsedAt: string | null;
+}
+
+/** How long the replaced key keeps working after a roll (TransactionKeyOverlap). */
+export type KeyOverlap = 'None' | 'OneHour' | 'TwentyFourHours';
+
+/** A roll's answer: the new key, shown this once. */
+export interface KeyRoll {
+  transactionKey: string;
+  previousValidUntil: string | null;
+}
+
+/** Webhooks (server/dashboard/webhook-routes.ts): the merchant's endpoint and secret, never the secret itself. */
+export interface WebhookSettings {
+  endpointUrl: string | null;
+  secretCreatedAt: string | null;
+  previousSecretValidUntil: string | null;
+}
+
+/** One delivery of the merchant's webhooks, and what its last attempt met. */
+export interface WebhookDeliveryRow {
+  id: string;
+  event: string;
+  status: (typeof WEBHOOK_STATUSES)[number];
+  /** The last attempt's HTTP status; null before any, or when it got no answer. */
+  statusCode: number | null;
+  durationMs: number | null;
+  attempts: number;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  error: string | null;
+  url: string;
+}
+
+/** A delivery with its request body and the first 1 KB of the last answer's body. */
+export interface WebhookDeliveryDetail extends WebhookDeliveryRow {
+  body: string;
+  responseHead: string | null;
+}
+
+export interface WebhookDeliveryPage {
+  deliveries: WebhookDeliveryRow[];
+  hasMore: boolean;
+}
+
+/** One user of the merchant's team (ListUsers). */
+export interface TeamUser {
+  id: string;
+  name: string;
+  email: string | null;
+  role: UserRole;
+  /** Enrolled in a second factor. */
+  secondFactor: boolean;
+  disabled: boolean;
+  /** Locked out for now after ten failed sign-ins (it ends by itself). */
+  locked: boolean;
+  lastSignInAt: string | null;
+  createdAt: string;
+}
+
+/** An invitation sent and still pending. */
+export interface TeamInvitation {
+  id: string;
+  email: string;
+  role: UserRole;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface Team {
+  users: TeamUser[];
+  invitations: TeamInvitation[];
+}
+
+/** What an invitation link is for (the acceptance page). */
+export interface InvitationInfo {
+  email: string;
+  role: UserRole;
+  merchantName: string;
+  expiresAt: string;
+}

@@ -25,7 +25,15 @@ import type {
   SettingsChange,
   SettleResult,
   Settlement,
+  Team,
+  TeamInvitation,
+  TeamUser,
+  InvitationInfo,
+  UserRole,
   TransactionResult,
+  WebhookDeliveryDetail,
+  WebhookDeliveryPage,
+  WebhookSettings,
 } from './api-types.ts';
 
 export const BASE = '/dashboard/api';
@@ -147,7 +155,29 @@ export const api = {
   developers: () => get<DevelopersInfo>('/developers'),
   keyStatus: () => get<KeyStatus>('/developers/key'),
   rollKey: (overlap: KeyOverlap) => post<KeyRoll>('/developers/key/roll', { overlap }),
+  webhooks: () => get<{ settings: WebhookSettings } & WebhookDeliveryPage>('/webhooks'),
+  webhookDeliveries: (after: string) => get<WebhookDeliveryPage>(`/webhooks/deliveries?after=${id(after)}`),
+  webhookDelivery: (eventId: string) =>
+    get<{ delivery: WebhookDeliveryDetail }>(`/webhooks/deliveries/${id(eventId)}`),
+  setWebhookEndpoint: (url: string) => post<{ settings: WebhookSettings }>('/webhooks/endpoint', { url }),
+  rollWebhookSecret: () =>
+    post<{ secret: string; previousSecretValidUntil: string | null }>('/webhooks/secret/roll'),
+  resendWebhook: (eventId: string) =>
+    post<{ delivery: WebhookDeliveryDetail }>(`/webhooks/deliveries/${id(eventId)}/resend`),
+  sendTestWebhook: () => post<{ delivery: WebhookDeliveryDetail }>('/webhooks/test'),
   settle: () => post<SettleResult>('/settlement/settle'),
+  team: () => get<Team>('/team'),
+  invite: (email: string, role: UserRole) =>
+    post<{ invitation: TeamInvitation }>('/team/invitations', { email, role }),
+  revokeInvitation: (invitationId: string) =>
+    post<Record<string, never>>(`/team/invitations/${id(invitationId)}/revoke`),
+  changeRole: (userId: string, role: UserRole) =>
+    post<{ user: TeamUser }>(`/team/users/${id(userId)}/role`, { role }),
+  teamChange: (userId: string, change: 'disable' | 'enable' | 'reset-second-factor') =>
+    post<{ user: TeamUser }>(`/team/users/${id(userId)}/${change}`),
+  invitation: (token: string) => post<InvitationInfo>('/invitation', { token }, { own401: true }),
+  acceptInvitation: (token: string, username: string, password: string) =>
+    post<{ message: string }>('/invitation/accept', { token, username, password }, { own401: true }),
   settings: () => get<{ settings: MerchantSettings }>('/settings'),
   saveSettings: (settings: SettingsChange) => put<{ settings: MerchantSettings }>('/settings', settings),
 };

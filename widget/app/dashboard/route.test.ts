@@ -12,6 +12,8 @@ describe("the dashboard's addresses", () => {
       'second-factor',
       'payment-links',
       'settlement',
+      'team',
+      'invite',
     ] as const) {
       expect(parseRoute(`/dashboard/${page}`, '')).toEqual({ page });
     }

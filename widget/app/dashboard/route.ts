@@ -19,12 +19,18 @@ export type Route =
   | { page: 'audit-log'; query: URLSearchParams }
   | { page: 'settings' }
   | { page: 'developers' }
+  | { page: 'team' }
+  // An invitation's link (`/dashboard/invite#iv_…`): its token is in the fragment, never sent.
+  | { page: 'invite' }
   | { page: 'not-found' };
 
 export type PageName = Route['page'];
 
 /** The pages a user who has not finished signing in may see. */
-export const PUBLIC_PAGES: readonly PageName[] = ['sign-in', 'forgot-password', 'second-factor'];
+export const PUBLIC_PAGES: readonly PageName[] = ['sign-in', 'forgot-password', 'second-factor', 'invite'];
+
+/** Pages shown whoever is signed in or not (an invitation is for the person who opens it). */
+export const ANYONE_PAGES: readonly PageName[] = ['invite'];
 
 export function parseRoute(pathname: string, search: string): Route {
   const rest = pathname.startsWith(ROOT) ? pathname.slice(ROOT.length) : pathname;
@@ -40,6 +46,8 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'settlement':
       case 'settings':
       case 'developers':
+      case 'team':
+      case 'invite':
         return { page: first };
       case 'payments':
       case 'audit-log':

@@ -6,23 +6,28 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { I18nContext, useI18n } from '../i18n/context.ts';
 import { type I18n, type Lang, loadI18n, rememberLang } from '../i18n/index.ts';
-import { href, navigate, onLinkClick, PUBLIC_PAGES, type Route, useRoute } from '../route.ts';
+import { ANYONE_PAGES, href, navigate, onLinkClick, PUBLIC_PAGES, type Route, useRoute } from '../route.ts';
 import { type Auth, useAuth } from '../use-auth.ts';
 import { RoleContext } from '../role.ts';
 import { ForgotPassword } from './forgot-password.tsx';
 import { Overview } from './overview.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
 import { AuditLog } from './audit-log.tsx';
+import { AcceptInvitation } from './accept-invitation.tsx';
+import { Team } from './team.tsx';
+import { Developers } from './developers.tsx';
 import { PaymentLinks } from './payment-links.tsx';
 import { PaymentView } from './payment.tsx';
 import { Payments } from './payments.tsx';
 import { SecondFactor } from './second-factor.tsx';
 import { Settlement } from './settlement.tsx';
+import { Settings } from './settings.tsx';
 import { Header } from './header.tsx';
 import { SignIn } from './sign-in.tsx';
 
 /** The address a page that needs the user to be in redirects to, given where the user stands. */
 function redirectFor(state: Auth['state'], route: Route): string | null {
+  if (ANYONE_PAGES.includes(route.page)) return null;
   const open = PUBLIC_PAGES.includes(route.page);
   if (state === 'signed-out' && (!open || route.page === 'second-factor')) return href('/sign-in');
   if (state === 'second-factor' && route.page !== 'second-factor') return href('/second-factor');
@@ -68,6 +73,9 @@ export function App({ initial }: { initial: I18n }) {
   let body;
   if (auth.state === 'checking' || (auth.state !== 'unreachable' && redirectFor(auth.state, route))) {
     body = <Loading />;
+  } else if (route.page === 'invite') {
+    // Whoever opens an invitation's link accepts it as a new user, signed in or not.
+    body = <AcceptInvitation />;
   } else if (auth.state === 'unreachable') {
     body = (
       <Page title={t('appName')} testId="unreachable">
@@ -128,6 +136,12 @@ function SignedInPage({ route }: { route: Route }) {
       return <Settlement />;
     case 'audit-log':
       return <AuditLog query={route.query} />;
+    case 'team':
+      return <Team />;
+    case 'settings':
+      return <Settings />;
+    case 'developers':
+      return <Developers />;
     default:
       return (
         <Page title={t('notFoundTitle')} testId="not-found">

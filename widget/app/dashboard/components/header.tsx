@@ -5,7 +5,7 @@
 import type { SessionInfo } from '../api-types.ts';
 import { useI18n } from '../i18n/context.ts';
 import { type Lang, LANG_NAMES, LANGS } from '../i18n/index.ts';
-import { mayReadAuditLog } from '../role.ts';
+import { mayReadAuditLog, mayReadTeam } from '../role.ts';
 import { href, type Route } from '../route.ts';
 import { SignOutButton } from './sign-out.tsx';
 
@@ -23,6 +23,9 @@ const NAV = [
   { path: '/payment-links', key: 'paymentLinks', pages: ['payment-links'] },
   { path: '/settlement', key: 'settlement', pages: ['settlement'] },
   { path: '/audit-log', key: 'auditLog', pages: ['audit-log'] },
+  { path: '/team', key: 'team', pages: ['team'] },
+  { path: '/settings', key: 'settings', pages: ['settings'] },
+  { path: '/developers', key: 'developers', pages: ['developers'] },
 ] as const;
 
 export function Header({ route, session, onLang, onSignOut }: Props) {
@@ -60,7 +63,11 @@ export function Header({ route, session, onLang, onSignOut }: Props) {
       {session ? (
         <nav class="pd-nav" aria-label={t('mainNav')}>
           <ul>
-            {NAV.filter((item) => item.key !== 'auditLog' || mayReadAuditLog(session.role)).map((item) => (
+            {NAV.filter(
+              (item) =>
+                (item.key !== 'auditLog' || mayReadAuditLog(session.role)) &&
+                (item.key !== 'team' || mayReadTeam(session.role)),
+            ).map((item) => (
               <li key={item.key}>
                 <a
                   href={href(item.path)}

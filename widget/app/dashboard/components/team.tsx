@@ -1,0 +1,452 @@
+/**
+ * The team (docs/dashboard.md "Team"): the merchant's users with their role, second factor, status
+ * and last sign-in, and the pending invitations. An Owner invites by e-mail and, per user, changes
+ * the role, disables or enables, and resets the second factor, each asked first; an Admin sees the
+ * same, read only. The gateway decides every change (the role, the last owner), whatever is shown.
+ */
+import { useRef, useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import type { SessionInfo, Team as TeamData, TeamInvitation, TeamUser, UserRole } from '../api-types.ts';
+import { formatDateTime } from '../format.ts';
+import { useI18n } from '../i18n/context.ts';
+import type { MessageKey } from '../i18n/en.ts';
+import { mayChangeTeam, mayReadTeam, RoleContext } from '../role.ts';
+import { useLoad } from '../use-load.ts';
+import { useContext } from 'preact/hooks';
+import { Field, focusFirstInvalid, focusSoon, Select } from './field.tsx';
+import { LoadFailed, Loading, Page } from './page.tsx';
+import { Confirm } from './payment-actions.tsx';
+
+const ROLES: readonly UserRole[] = ['Owner', 'Admin', 'Staff', 'Viewer'];
+const ROLE_KEY: Record<UserRole, MessageKey> = {
+  Owner: 'roleOwner',
+  Admin: 'roleAdmin',
+  Staff: 'roleStaff',
+  Viewer: 'roleViewer',
+};
+
+type T = ReturnType<typeof useI18n>['t'];
+const roleLabel = (t: T, role: UserRole) => t(ROLE_KEY[role]);
+
+/** The text of a failed change: the server's own reason, or that the outcome is unknown. */
+function refusal(t: T, res: { kind: 'network' } | { kind: 'http'; error: { message: string } }): string {
+  return res.kind === 'http' ? t('actionRefused', { message: res.error.message }) : t('outcomeUnknown');
+}
+
+export function Team() {
+  const { t } = useI18n();
+  const role = useContext(RoleContext);
+  const [loaded, reload] = useLoad(async () => {
+    const [team, session] = await Promise.all([api.team(), api.session()]);
+    if (!team.ok) return team;
+    return { ok: true as const, data: { team: team.data, me: session.ok ? session.data : null } };
+  }, []);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const owner = mayChangeTeam(role);
+
+  const done = async (text: string, ok = true) => {
+    setResult({ ok, text });
+    await reload();
+    focusSoon('#team-result');
+  };
+
+  return (
+    <Page title={t('team')} testId="team">
+      <p>{t('teamIntro')}</p>
+      {!mayReadTeam(role) ? (
+        <p class="pd-alert" role="alert">
+          {t('teamNotAllowed')}
+        </p>
+      ) : (
+        <>
+          {owner ? null : <p class="pd-notice">{t('teamReadOnly')}</p>}
+          <p
+            id="team-result"
+            tabIndex={-1}
+            role="status"
+            class={result ? (result.ok ? 'pd-notice' : 'pd-alert') : 'pd-empty'}
+            data-testid="team-result"
+          >
+            {result?.text}
+          </p>
+          {owner ? <InviteForm onInvited={(email) => done(t('invitationSent', { email }))} /> : null}
+          {loaded.state === 'loading' ? <Loading /> : null}
+          {loaded.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
+          {loaded.state === 'ok' ? (
+            <>
+              <UserList
+                team={loaded.data.team}
+                me={loaded.data.me}
+                owner={owner}
+                onDone={done}
+                onStart={() => setResult(null)}
+              />
+              <InvitationList
+                invitations={loaded.data.team.invitations}
+                owner={owner}
+                onDone={done}
+                onStart={() => setResult(null)}
+              />
+            </>
+          ) : null}
+        </>
+      )}
+    </Page>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited: (email: string) => Promise<void> }) {
+  const { t } = useI18n();
+  const form = useRef<HTMLFormElement>(null);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<UserRole>('Viewer');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!email.trim()) {
+      setError(t('required'));
+      return focusFirstInvalid(form.current);
+    }
+    setBusy(true);
+    const res = await api.invite(email.trim(), role);
+    setBusy(false);
+    if (res.ok) {
+      setError(null);
+      setEmail('');
+      await onInvited(res.data.invitation.email);
+      return;
+    }
+    if (res.kind === 'http' && res.status === 401) return;
+    setError(res.kind === 'http' ? res.error.message : t('outcomeUnknown'));
+    focusFirstInvalid(form.current);
+  };
+
+  return (
+    <section class="pd-card" aria-labelledby="invite-title">
+      <h2 id="invite-title">{t('inviteTitle')}</h2>
+      <p class="pd-muted">{t('inviteIntro')}</p>
+      <form ref={form} class="pd-form" onSubmit={submit} noValidate>
+        <Field
+          id="invite-email"
+          type="email"
+          label={t('inviteEmail')}
+          autocomplete="off"
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+          error={error ?? undefined}
+        />
+        <Select
+          id="invite-role"
+          label={t('role')}
+          value={role}
+          onChange={(v) => setRole(v as UserRole)}
+          options={ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }))}
+        />
+        <button type="submit" class="pd-button pd-primary" aria-disabled={busy ? 'true' : undefined}>
+          {t('sendInvitation')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+type Asking = { id: string; what: 'role' | 'disable' | 'enable' | 'reset' } | null;
+
+function UserList({
+  team,
+  me,
+  owner,
+  onDone,
+  onStart,
+}: {
+  team: TeamData;
+  me: SessionInfo | null;
+  owner: boolean;
+  onDone: (text: string, ok?: boolean) => Promise<void>;
+  onStart: () => void;
+}) {
+  const { t, lang } = useI18n();
+  const [asking, setAsking] = useState<Asking>(null);
+  const [newRole, setNewRole] = useState<UserRole>('Viewer');
+
+  const ask = (user: TeamUser, what: NonNullable<Asking>['what']) => {
+    onStart();
+    setAsking({ id: user.id, what });
+    if (what === 'role') {
+      setNewRole(user.role);
+      focusSoon(`#role-${user.id}`);
+    } else focusSoon(`#confirm-${what}-${user.id}`);
+  };
+  const dismiss = (user: TeamUser, what: string) => {
+    setAsking(null);
+    focusSoon(`#${what}-button-${user.id}`);
+  };
+
+  const act = async (user: TeamUser, what: NonNullable<Asking>['what']) => {
+    const res =
+      what === 'role'
+        ? await api.changeRole(user.id, newRole)
+        : await api.teamChange(user.id, what === 'reset' ? 'reset-second-factor' : what);
+    if (!res.ok && res.status === 401) return;
+    setAsking(null);
+    if (!res.ok) return onDone(refusal(t, res), false);
+    const name = user.name;
+    const text =
+      what === 'role'
+        ? t('roleChanged', { user: name, role: roleLabel(t, res.data.user.role) })
+        : what === 'disable'
+          ? t('disabledDone', { user: name })
+          : what === 'enable'
+            ? t('enabledDone', { user: name })
+            : t('resetDone', { user: name });
+    await onDone(text);
+  };
+
+  return (
+    <section aria-labelledby="team-users-title">
+      <h2 id="team-users-title">{t('teamUsers')}</h2>
+      <ul class="pd-list" data-testid="team-users">
+        {team.users.map((user) => {
+          const self = me?.user.name.toLowerCase() === user.name.toLowerCase();
+          const open = asking?.id === user.id ? asking.what : null;
+          return (
+            <li key={user.id} class="pd-item" data-testid="team-user">
+              <div class="pd-item-head">
+                <span class="pd-strong">
+                  {user.name} {self ? <span class="pd-muted">{t('you')}</span> : null}
+                </span>
+                <span class="pd-badge" data-testid="team-user-role">
+                  {roleLabel(t, user.role)}
+                </span>
+              </div>
+              <dl class="pd-inline">
+                {user.email ? (
+                  <div>
+                    <dt>{t('email')}</dt>
+                    <dd>{user.email}</dd>
+                  </div>
+                ) : null}
+                <div>
+                  <dt>{t('secondFactorLabel')}</dt>
+                  <dd data-testid="team-user-2fa">{user.secondFactor ? t('enrolled') : t('notEnrolled')}</dd>
+                </div>
+                <div>
+                  <dt>{t('status')}</dt>
+                  <dd data-testid="team-user-status">
+                    {user.disabled
+                      ? t('statusDisabled')
+                      : user.locked
+                        ? t('statusLocked')
+                        : t('statusActive')}
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('lastSignIn')}</dt>
+                  <dd>{user.lastSignInAt ? formatDateTime(user.lastSignInAt, lang) : t('never')}</dd>
+                </div>
+              </dl>
+              {owner && !open ? (
+                <div class="pd-actions">
+                  <button
+                    type="button"
+                    id={`role-button-${user.id}`}
+                    class="pd-button"
+                    aria-label={t('changeRoleFor', { user: user.name })}
+                    onClick={() => ask(user, 'role')}
+                  >
+                    {t('changeRole')}
+                  </button>
+                  {self ? null : user.disabled ? (
+                    <button
+                      type="button"
+                      id={`enable-button-${user.id}`}
+                      class="pd-button"
+                      aria-label={t('enableFor', { user: user.name })}
+                      onClick={() => ask(user, 'enable')}
+                    >
+                      {t('enable')}
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      id={`disable-button-${user.id}`}
+                      class="pd-button"
+                      aria-label={t('disableFor', { user: user.name })}
+                      onClick={() => ask(user, 'disable')}
+                    >
+                      {t('disable')}
+                    </button>
+                  )}
+                  {self || !user.secondFactor ? null : (
+                    <button
+                      type="button"
+                      id={`reset-button-${user.id}`}
+                      class="pd-button"
+                      aria-label={t('resetSecondFactorFor', { user: user.name })}
+                      onClick={() => ask(user, 'reset')}
+                    >
+                      {t('resetSecondFactor')}
+                    </button>
+                  )}
+                </div>
+              ) : null}
+              {open === 'role' ? (
+                <div class="pd-confirm" role="group" aria-labelledby={`role-${user.id}-question`}>
+                  <p id={`role-${user.id}-question`}>{t('changeRoleFor', { user: user.name })}</p>
+                  <Select
+                    id={`role-${user.id}`}
+                    label={t('newRoleFor', { user: user.name })}
+                    value={newRole}
+                    onChange={(v) => setNewRole(v as UserRole)}
+                    options={ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }))}
+                  />
+                  <RoleButtons onConfirm={() => act(user, 'role')} onDismiss={() => dismiss(user, 'role')} />
+                </div>
+              ) : null}
+              {open === 'disable' || open === 'enable' || open === 'reset' ? (
+                <Confirm
+                  question={t(
+                    open === 'disable'
+                      ? 'disableQuestion'
+                      : open === 'enable'
+                        ? 'enableQuestion'
+                        : 'resetQuestion',
+                    { user: user.name },
+                  )}
+                  confirmId={`confirm-${open}-${user.id}`}
+                  confirm={t(
+                    open === 'disable'
+                      ? 'confirmDisable'
+                      : open === 'enable'
+                        ? 'confirmEnable'
+                        : 'confirmReset',
+                  )}
+                  onConfirm={() => act(user, open)}
+                  onDismiss={() => dismiss(user, open)}
+                />
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** The role question's own buttons: Confirm role, Not now (inert while the answer is on its way). */
+function RoleButtons({ onConfirm, onDismiss }: { onConfirm: () => Promise<void>; onDismiss: () => void }) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  return (
+    <div class="pd-actions">
+      <button
+        type="button"
+        class="pd-button pd-primary"
+        aria-disabled={busy ? 'true' : undefined}
+        onClick={async () => {
+          if (busy) return;
+          setBusy(true);
+          await onConfirm();
+          setBusy(false);
+        }}
+      >
+        {t('confirmRole')}
+      </button>
+      <button
+        type="button"
+        class="pd-button"
+        aria-disabled={busy ? 'true' : undefined}
+        onClick={() => {
+          if (!busy) onDismiss();
+        }}
+      >
+        {t('notNow')}
+      </button>
+    </div>
+  );
+}
+
+function InvitationList({
+  invitations,
+  owner,
+  onDone,
+  onStart,
+}: {
+  invitations: TeamInvitation[];
+  owner: boolean;
+  onDone: (text: string, ok?: boolean) => Promise<void>;
+  onStart: () => void;
+}) {
+  const { t, lang } = useI18n();
+  const [asking, setAsking] = useState<string | null>(null);
+
+  const revoke = async (invitation: TeamInvitation) => {
+    const res = await api.revokeInvitation(invitation.id);
+    if (!res.ok && res.status === 401) return;
+    setAsking(null);
+    if (!res.ok) return onDone(refusal(t, res), false);
+    await onDone(t('revokedDone', { email: invitation.email }));
+  };
+
+  return (
+    <section aria-labelledby="team-invitations-title">
+      <h2 id="team-invitations-title">{t('pendingInvitations')}</h2>
+      {invitations.length === 0 ? (
+        <p>{t('noInvitations')}</p>
+      ) : (
+        <ul class="pd-list" data-testid="team-invitations">
+          {invitations.map((invitation) => (
+            <li key={invitation.id} class="pd-item" data-testid="team-invitation">
+              <div class="pd-item-head">
+                <span class="pd-strong">{invitation.email}</span>
+                <span class="pd-badge">{roleLabel(t, invitation.role)}</span>
+              </div>
+              <dl class="pd-inline">
+                {invitation.invitedBy ? (
+                  <div>
+                    <dt>{t('invitedBy')}</dt>
+                    <dd>{invitation.invitedBy}</dd>
+                  </div>
+                ) : null}
+                <div>
+                  <dt>{t('expires')}</dt>
+                  <dd>{formatDateTime(invitation.expiresAt, lang)}</dd>
+                </div>
+              </dl>
+              {owner && asking !== invitation.id ? (
+                <button
+                  type="button"
+                  id={`revoke-${invitation.id}`}
+                  class="pd-button"
+                  aria-label={t('revokeFor', { email: invitation.email })}
+                  onClick={() => {
+                    onStart();
+                    setAsking(invitation.id);
+                    focusSoon(`#confirm-revoke-${invitation.id}`);
+                  }}
+                >
+                  {t('revoke')}
+                </button>
+              ) : null}
+              {asking === invitation.id ? (
+                <Confirm
+                  question={t('revokeQuestion', { email: invitation.email })}
+                  confirmId={`confirm-revoke-${invitation.id}`}
+                  confirm={t('confirmRevoke')}
+                  onConfirm={() => revoke(invitation)}
+                  onDismiss={() => {
+                    setAsking(null);
+                    focusSoon(`#revoke-${invitation.id}`);
+                  }}
+                />
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
