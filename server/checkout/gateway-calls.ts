@@ -38,6 +38,9 @@ export interface SessionMerchant {
   /** The merchant's checkout settings (issue 14 §9, §3): ReturnMode, NameOnCardRequired. */
   returnMode: 'immediate' | 'confirmation';
   nameOnCardRequired: boolean;
+  /** The merchant's branding (issue 16 "Settings"): #rrggbb, and the corner radius in pixels. */
+  brandColor: string | null;
+  cornerRadius: number | null;
 }
 
 /** A checkout session as the gateway owns it (DESIGN.md §16), in the checkout's own terms. */
@@ -58,6 +61,7 @@ export interface GatewaySession extends SessionSnapshot {
     zipCode: string | null;
     phone: string | null;
   };
+  /** Where the session's events go: its own webhook URL, else its merchant's endpoint; null: nowhere. */
   webhookUrl: string | null;
   /** Back to the store without paying (issue 14 §1); null when the merchant gave none. */
   cancelUrl: string | null;
@@ -81,6 +85,7 @@ export function snapshotOf(d: {
   OrderNumber?: string | null;
   ReturnUrl?: string | null;
   WebhookUrl?: string | null;
+  MerchantWebhookUrl?: string | null;
 }): SessionSnapshot & { webhookUrl: string | null } {
   return {
     merchantId: d.MerchantID,
@@ -89,7 +94,8 @@ export function snapshotOf(d: {
     currency: orNull(d.Currency),
     orderNumber: orNull(d.OrderNumber),
     returnUrl: orNull(d.ReturnUrl),
-    webhookUrl: orNull(d.WebhookUrl),
+    // Where its events go: its own webhook URL, else its merchant's endpoint (issue 16).
+    webhookUrl: orNull(d.WebhookUrl) ?? orNull(d.MerchantWebhookUrl),
   };
 }
 
@@ -104,6 +110,7 @@ export function paymentOf(
     MaskedCardNumber?: string | null;
     CardBrand?: string | null;
     RedirectSignature?: string | null;
+    RedirectSignaturePrevious?: string | null;
   },
   attemptKey: string | null,
 ): Payment | null {
@@ -120,6 +127,7 @@ export function paymentOf(
     paidAt: new Date(d.PaidAt),
     attemptKey,
     redirectSignature: orNull(d.RedirectSignature),
+    redirectSignaturePrevious: orNull(d.RedirectSignaturePrevious),
   };
 }
 
@@ -160,6 +168,8 @@ export function sessionOf(d: Detail): GatewaySession {
       threeDSecure: d.ThreeDSecureEnrolled,
       returnMode: d.ReturnMode === 'Confirmation' ? 'confirmation' : 'immediate',
       nameOnCardRequired: d.NameOnCardRequired,
+      brandColor: orNull(d.BrandColor),
+      cornerRadius: d.CornerRadius ?? null,
     },
     payment: paymentOf(token, d, null),
   };

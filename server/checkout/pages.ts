@@ -9,6 +9,13 @@
  *   - `frame-ancestors 'none'` for the full page, the merchant's registered origins with `?embed=1`;
  *   - `Cache-Control: no-store`; HSTS when the request came over https (TRUST_PROXY aware).
  * A malformed token still gets the page (it shows "not found"), with status 404.
+ *
+ * `GET /pay/preview` is the dashboard's live preview of this page (issue 16 "Settings"): the same
+ * app with a sample session (PREVIEW_SESSION) that cannot be paid — its token is no session's, so
+ * every API call for it is refused, and the app disables its Pay button. Only this origin may frame
+ * it (`frame-ancestors 'self'`, the dashboard's Settings page); the merchant's draft reaches it by
+ * postMessage from that page (widget/app/pay/preview.ts), and since the draft's logo may be on any
+ * https origin, `img-src` takes https images (an image runs no script).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -25,6 +32,31 @@ import { originOf } from './pay-routes.ts';
 import { loadWidgetSession } from './session-view.ts';
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The preview's sample session (GET /pay/preview): an open session of a sample order whose token
+ * is not a session token (SESSION_TOKEN_PATTERN), so nothing can pay, cancel or read it; no
+ * expiry, no shopper e-mail (so no wallet), no origins. The dashboard posts the merchant's draft.
+ */
+export const PREVIEW_SESSION: WidgetSession = {
+  token: 'preview',
+  status: 'open',
+  amount: '24.99',
+  currency: 'USD',
+  orderNumber: 'PREVIEW-1001',
+  expiresAt: null,
+  merchant: { name: 'Your business', logoUrl: null, website: null, brandColor: null, cornerRadius: null },
+  methods: ['card'],
+  locale: 'en',
+  embedOrigins: [],
+  threeDSecure: false,
+  returnMode: 'immediate',
+  nameOnCardRequired: false,
+  shopper: { email: null, firstName: null, lastName: null, zipCode: null },
+  description: 'Sample order',
+  lineItems: null,
+  backUrl: null,
+};
 
 /**
  * PAGE_CSP with the challenge frame allowed, the given framing rule, and the merchant's logo: the
@@ -84,6 +116,17 @@ export async function payPageRoutes(
       return null;
     }
   };
+
+  app.get('/pay/preview', async (request, reply) => {
+    deps.memoryLimits.enforce(reply, `read:ip:${request.ip}`, deps.limits.readPerIp, deps.now());
+    const csp = payPageCsp(["'self'"])
+      .split('; ')
+      .map((d) => (d.startsWith('img-src ') ? `${d} https:` : d))
+      .join('; ');
+    reply.header('content-security-policy', csp).header('cache-control', 'no-store');
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    return send(reply, 200, PREVIEW_SESSION, 'en');
+  });
 
   app.get<{ Params: { token: string }; Querystring: { embed?: string; locale?: unknown } }>(
     '/pay/:token',

@@ -130,6 +130,14 @@ export const WidgetSession = z.object({
     name: z.string().nullable(),
     logoUrl: z.string().nullable(),
     website: z.string().nullable(),
+    brandColor: z.string().nullable().meta({
+      description: "The merchant's brand colour (#rrggbb) for the Pay button and accents; null: the default.",
+    }),
+    cornerRadius: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The merchant's corner radius in pixels (0–24); null: the default." }),
   }),
   methods: z.array(PaymentMethodName),
   locale: z.string().nullable().meta({ description: 'The locale the merchant chose for the session.' }),

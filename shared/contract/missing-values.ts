@@ -174,6 +174,14 @@ export const TYPE_MISSING_RULES: TypeMissingRules = {
     MerchantID: refuse('party'),
     Amount: refuse('amount'),
   },
+  // The whole settings (UpdateMerchantSettings): a switch left out is off, as an unticked box on
+  // the dashboard's Settings page; no payment method at all is refused by the operation itself.
+  MerchantSettingsInput: {
+    NameOnCardRequired: take,
+    ThreeDSecureEnrolled: take,
+    AcceptsCard: take,
+    AcceptsAch: take,
+  },
 };
 
 export const PARAM_MISSING_RULES: ParamMissingRules = {
@@ -185,9 +193,14 @@ export const PARAM_MISSING_RULES: ParamMissingRules = {
   Verify3DSecureMerchant: { merchantID: refuse('party') },
   GetCardDetailsFromEncryptedData: { merchantID: refuse('party') },
   SignForMerchant: { merchantID: refuse('party') },
+  SignWebhook: { merchantID: refuse('party') },
   // A read; maxCount 0 lists one session.
   ListEndedCheckoutSessions: { endedAfter: take, endedBefore: take, maxCount: take },
   GetPayment: { transactionID: refuse('reference') },
+  // The default (None) would end the key in use at once: a roll names its overlap.
+  RollTransactionKey: { overlap: refuse('reference') },
+  // The default (Resend) would send an event again: the user names what it asks for.
+  AuthorizeWebhookDelivery: { kind: refuse('reference') },
 };
 
 /** Rules by element name, for one complex type or one operation's parameters. */

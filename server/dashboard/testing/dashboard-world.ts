@@ -41,7 +41,7 @@ export interface DashboardWorld {
   clock: { now: Date };
   /** Moves the clock by `seconds`. */
   advance(seconds: number): void;
-  call(method: 'GET' | 'POST', path: string, options?: CallOptions): Promise<LightMyRequestResponse>;
+  call(method: 'GET' | 'POST' | 'PUT', path: string, options?: CallOptions): Promise<LightMyRequestResponse>;
   /** The session token a response set, or null. */
   cookieOf(res: LightMyRequestResponse): string | null;
   /** Signs in with the password only: the cookie, second factor not yet verified. */
@@ -93,7 +93,7 @@ export async function openDashboardWorld(target: DatabaseTarget): Promise<Dashbo
     },
     call(method, path, options = {}) {
       const cookie = options.cookie ? { cookie: `${COOKIE}=${options.cookie}` } : {};
-      const all = { ...(method === 'POST' ? DASHBOARD_HEADERS : {}), ...cookie, ...options.headers };
+      const all = { ...(method !== 'GET' ? DASHBOARD_HEADERS : {}), ...cookie, ...options.headers };
       const headers = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<
         string,
         string
@@ -103,7 +103,7 @@ export async function openDashboardWorld(target: DatabaseTarget): Promise<Dashbo
         url: `/dashboard/api${path}`,
         remoteAddress: options.remoteAddress ?? '203.0.113.50',
         headers,
-        ...(method === 'POST' ? { payload: JSON.stringify(options.body ?? {}) } : {}),
+        ...(method !== 'GET' ? { payload: JSON.stringify(options.body ?? {}) } : {}),
       });
     },
     cookieOf(res) {

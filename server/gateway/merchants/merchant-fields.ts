@@ -113,3 +113,23 @@ export function checkReturnMode(mode: ReturnMode): ReturnMode {
   if (!RETURN_MODES.includes(mode)) throw invalid('returnMode', "must be 'immediate' or 'confirmation'.");
   return mode;
 }
+
+/** A brand colour: `#rrggbb` (hex, either case), kept in lower case; empty clears it. */
+export function checkBrandColor(value: string | null | undefined): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (!/^#[0-9a-fA-F]{6}$/.test(text)) throw invalid('brandColor', 'must be a colour written #RRGGBB.');
+  return text.toLowerCase();
+}
+
+/** The smallest and largest corner radius, in pixels (the widget's `theme.radius` takes the same). */
+export const CORNER_RADIUS_RANGE = { min: 0, max: 24 } as const;
+
+/** A corner radius in whole pixels, 0 to 24; null clears it. */
+export function checkCornerRadius(value: number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const { min, max } = CORNER_RADIUS_RANGE;
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw invalid('cornerRadius', `must be a whole number of pixels from ${min} to ${max}.`);
+  return value;
+}

@@ -7,7 +7,10 @@ import crypto from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
 import type { SecretBox } from '../secret-box.ts';
 import { MerchantCache, type MerchantRecord } from './merchant-cache.ts';
+import { KeyUses } from './key-uses.ts';
 import {
+  checkBrandColor,
+  checkCornerRadius,
   checkDisplayName,
   checkLogoUrl,
   checkMethods,
@@ -39,6 +42,8 @@ export interface NewMerchant {
   website?: string | null;
   returnMode?: ReturnMode;
   nameOnCardRequired?: boolean;
+  brandColor?: string | null;
+  cornerRadius?: number | null;
 }
 
 interface MerchantRow {
@@ -63,8 +68,12 @@ interface MerchantRow {
   origins: string[];
   return_mode: ReturnMode;
   name_on_card_required: boolean;
+  brand_color: string | null;
+  corner_radius: number | null;
   created_at: Date;
   disabled_at: Date | null;
+  transaction_key_prev_enc?: string | null;
+  transaction_key_prev_until?: Date | null;
 }
 
 function fromRow(r: MerchantRow): Merchant {
@@ -88,6 +97,8 @@ function fromRow(r: MerchantRow): Merchant {
     origins: r.origins,
     returnMode: r.return_mode,
     nameOnCardRequired: r.name_on_card_required,
+    brandColor: r.brand_color ?? null,
+    cornerRadius: r.corner_radius === null || r.corner_radius === undefined ? null : Number(r.corner_radius),
     createdAt: r.created_at,
   };
 }
@@ -120,14 +131,24 @@ export const MERCHANT_JOIN_COLUMNS = [
   'origins',
   'return_mode',
   'name_on_card_required',
+  'brand_color',
+  'corner_radius',
   'created_at',
   'disabled_at',
+  'transaction_key_prev_enc',
+  'transaction_key_prev_until',
 ]
   .map((c) => `m.${c} as m_${c}`)
   .join(', ');
 
 function recordOf(row: MerchantRow): MerchantRecord {
-  return { merchant: fromRow(row), keyEnc: row.transaction_key_enc, disabled: row.disabled_at !== null };
+  return {
+    merchant: fromRow(row),
+    keyEnc: row.transaction_key_enc,
+    disabled: row.disabled_at !== null,
+    prevKeyEnc: row.transaction_key_prev_enc ?? null,
+    prevKeyUntil: row.transaction_key_prev_until ?? null,
+  };
 }
 
 /** The merchant of a joined row (MERCHANT_JOIN_COLUMNS), its encrypted TransactionKey, and whether disabled. */
@@ -162,6 +183,8 @@ const CHANGES: { [K in keyof MerchantChanges]-?: [column: string, check: (v: nev
   website: ['website', (v: string | null) => checkWebsite(v)],
   returnMode: ['return_mode', (v: ReturnMode) => checkReturnMode(v)],
   nameOnCardRequired: ['name_on_card_required', (v: boolean) => v === true],
+  brandColor: ['brand_color', (v: string | null) => checkBrandColor(v)],
+  cornerRadius: ['corner_radius', (v: number | null) => checkCornerRadius(v)],
 };
 
 /**
@@ -171,6 +194,9 @@ const CHANGES: { [K in keyof MerchantChanges]-?: [column: string, check: (v: nev
  * this instance's copy at once.
  */
 export class MerchantStore {
+  /** When each key last authenticated, written at most once a minute per instance (key-uses.ts). */
+  readonly keyUses = new KeyUses();
+
   constructor(
     private readonly secrets: SecretBox,
     readonly cache: MerchantCache = new MerchantCache(),
@@ -254,16 +280,46 @@ export class MerchantStore {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  /** Replaces the TransactionKey: the old one stops working; the new one is shown once. */
-  async rollKey(q: Queryable, id: string): Promise<string | null> {
+  /**
+   * Replaces the TransactionKey; the new one is shown once. With `previousUntil` the key being
+   * replaced keeps authenticating and signing until then (a roll's overlap); without it, it stops
+   * at once. Either way a key an earlier roll kept stops at once (docs/merchant-guide.md).
+   */
+  async rollKey(q: Queryable, id: string, previousUntil: Date | null = null): Promise<string | null> {
     if (!ID.test(id)) return null;
     const transactionKey = crypto.randomBytes(32).toString('base64url');
-    const { rowCount } = await q.query('update merchants set transaction_key_enc = $2 where id = $1', [
-      id,
-      this.secrets.encrypt(transactionKey),
-    ]);
+    const { rowCount } = await q.query(
+      `update merchants set
+         transaction_key_prev_enc = case when $3::timestamptz is null then null else transaction_key_enc end,
+         transaction_key_prev_until = $3::timestamptz,
+         transaction_key_enc = $2
+       where id = $1`,
+      [id, this.secrets.encrypt(transactionKey), previousUntil],
+    );
     this.cache.forget(id);
     return rowCount > 0 ? transactionKey : null;
+  }
+
+  /**
+   * The keys that sign for the merchant now, in clear, the current one first: during a roll's
+   * overlap the previous one too (docs/merchant-guide.md "Rolling your TransactionKey").
+   */
+  async signingKeys(q: Queryable, id: string, now: Date): Promise<string[] | null> {
+    const record = await this.record(q, id);
+    return record ? this.signingKeysOf(record, now) : null;
+  }
+
+  /** signingKeys of a record read already (MERCHANT_JOIN_COLUMNS). */
+  signingKeysOf(record: MerchantRecord, now: Date): string[] {
+    const previous = this.previousKeyOf(record, now);
+    return [this.secrets.decrypt(record.keyEnc), ...(previous === null ? [] : [previous])];
+  }
+
+  /** The previous key in clear while its overlap lasts at `now`; else null. */
+  previousKeyOf(record: Pick<MerchantRecord, 'prevKeyEnc' | 'prevKeyUntil'>, now: Date): string | null {
+    const until = record.prevKeyUntil ? new Date(record.prevKeyUntil) : null;
+    if (!record.prevKeyEnc || !until || now >= until) return null;
+    return this.secrets.decrypt(record.prevKeyEnc);
   }
 
   /** Disables (its credential is refused) or enables a merchant; false when there is none. */

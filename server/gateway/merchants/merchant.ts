@@ -29,5 +29,9 @@ export interface Merchant {
   returnMode: ReturnMode;
   /** The card form asks for the name on the card (issue 14 §3); off by default. */
   nameOnCardRequired: boolean;
+  /** The hosted page's brand colour, `#rrggbb` in lower case (null: Payframe's default). */
+  brandColor: string | null;
+  /** The hosted page's corner radius in pixels, 0 to 24 (null: Payframe's default). */
+  cornerRadius: number | null;
   createdAt: Date;
 }

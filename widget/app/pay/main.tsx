@@ -1,32 +1,59 @@
-/** The hosted payment page `/pay/:token` (and its embed mode, `?embed=1`). */
+/** The hosted payment page `/pay/:token` (and its embed mode, `?embed=1`; the dashboard's preview). */
 import { render } from 'preact';
+import type { WidgetSession } from '../../../shared/checkout/index.ts';
 import { App, type Initial } from './components/app.tsx';
 import { createEmbed } from './embed.ts';
 import { documentLang, english, loadI18n } from './i18n/index.ts';
 import { pageSession } from './page-state.ts';
-import { applyTheme, checkTheme } from './theme.ts';
+import { PREVIEW_READY, PREVIEW_TOKEN, previewDraft, withDraft } from './preview.ts';
+import { applyBranding, checkTheme } from './theme.ts';
 import './style.css';
 
 const params = new URLSearchParams(location.search);
 const token = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const root = document.documentElement;
 const theme = checkTheme(params.get('theme'));
-applyTheme(theme ?? {}, root);
-const embed = createEmbed(params);
+const preview = token === PREVIEW_TOKEN;
+const embed = preview ? null : createEmbed(params);
 // A theme refused is shown as the default look, and the loader hears why (issue 14 §12).
 if (!theme) embed?.send({ type: 'loaderror', data: { reason: 'invalid_theme' } });
 if (embed) root.classList.add('pf-embed');
 
+// The session the HTML carried: the merchant's branding is on the page before the first paint.
+const session = pageSession(token);
+applyBranding(session?.merchant ?? { brandColor: null, cornerRadius: null }, theme ?? {}, root);
+
 const app = document.getElementById('app');
+let renders = 0;
 const start = (initial?: Initial) => {
-  if (app) render(<App token={token} params={params} embed={embed} initial={initial} />, app);
+  // The preview's each draft is a fresh page (a new key), as a reload with it would be.
+  if (app)
+    render(
+      <App key={renders++} token={token} params={params} embed={embed} initial={initial} preview={preview} />,
+      app,
+    );
 };
+
+/** The preview: the draft the dashboard (this origin, the parent window) posts, shown at once. */
+function startPreview(sample: WidgetSession) {
+  start({ session: sample, i18n: english });
+  window.addEventListener('message', (event) => {
+    if (event.origin !== location.origin || event.source !== window.parent) return;
+    const draft = previewDraft(event.data);
+    if (draft) start({ session: withDraft(sample, draft), i18n: english });
+  });
+  // Its links lead nowhere from inside the dashboard: a preview is looked at, not used.
+  document.addEventListener('click', (e) => {
+    if (e.target instanceof Element && e.target.closest('a')) e.preventDefault();
+  });
+  if (window.parent !== window) window.parent.postMessage({ type: PREVIEW_READY }, location.origin);
+}
 
 // The session the HTML carried renders at once, in the language the page route chose and wrote on
 // <html lang> (the session's, the widget's, the browser's); only a language other than the bundled
 // English waits for its dictionary first (one small chunk, no API call).
-const session = pageSession(token);
-if (session === undefined) start();
+if (preview && session) startPreview(session);
+else if (session === undefined) start();
 else {
   const lang = documentLang(root);
   // The loader holds the iframe at a placeholder height until the frame tells it its own (issue 14

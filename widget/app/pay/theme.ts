@@ -62,3 +62,27 @@ export function applyTheme(theme: Theme, root: HTMLElement): void {
   if (theme.font) root.style.setProperty('--pf-font', `${theme.font}, system-ui, sans-serif`);
   if (theme.mode && theme.mode !== 'auto') root.dataset['mode'] = theme.mode;
 }
+
+/** The merchant's own branding (its Settings, issue 16), as the session carries it. */
+export interface Branding {
+  brandColor: string | null;
+  cornerRadius: number | null;
+}
+
+/** The branding as a theme: only a #rrggbb colour and a whole radius of 0 to 24 pixels are taken. */
+export function brandingTheme(b: Branding): Theme {
+  const theme: Theme = {};
+  if (b.brandColor && /^#[0-9a-fA-F]{6}$/.test(b.brandColor)) theme.primaryColor = b.brandColor;
+  if (Number.isInteger(b.cornerRadius) && b.cornerRadius! >= 0 && b.cornerRadius! <= 24)
+    theme.radius = b.cornerRadius!;
+  return theme;
+}
+
+/**
+ * The merchant's branding under the widget's `?theme=` (which the host page chose for this embed,
+ * so it wins): set anew each time, so branding cleared since goes back to the default look.
+ */
+export function applyBranding(b: Branding, theme: Theme, root: HTMLElement): void {
+  for (const p of ['--pf-primary', '--pf-on-primary', '--pf-radius']) root.style.removeProperty(p);
+  applyTheme({ ...brandingTheme(b), ...theme }, root);
+}

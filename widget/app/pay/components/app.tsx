@@ -30,6 +30,7 @@ import { Purchase } from './purchase.tsx';
 import { Receipt } from './receipt.tsx';
 import { SavedCards } from './saved-cards.tsx';
 import { Skeleton, SKELETON_SESSION } from './skeleton.tsx';
+import { applyBranding, checkTheme } from '../theme.ts';
 
 type Screen =
   | { kind: 'loading' | 'load-failed' | 'not-found' | 'expired' | 'canceled' | 'form' }
@@ -48,6 +49,11 @@ interface Props {
   params: URLSearchParams;
   embed: Embed | null;
   initial?: Initial | undefined;
+  /**
+   * The dashboard's preview (`/pay/preview`, issue 16 "Settings"): a sample session that cannot be
+   * paid — its Pay button is disabled and nothing is sent to the API.
+   */
+  preview?: boolean;
 }
 
 /** The screen a loaded session asks for (a paid one without its receipt is shown as closed). */
@@ -59,7 +65,7 @@ function screenOf(s: WidgetSession): Screen {
   return { kind: s.status === 'canceled' ? 'canceled' : 'expired' };
 }
 
-export function App({ token, params, embed, initial }: Props) {
+export function App({ token, params, embed, initial, preview = false }: Props) {
   const api = useMemo(() => sessionApi(token), [token]);
   const payer = useMemo(() => new Payer(api), [api]);
   const [i18n, setI18n] = useState<I18n>(initial?.i18n ?? english);
@@ -105,6 +111,7 @@ export function App({ token, params, embed, initial }: Props) {
   /** A session is here, in its language: the document and the host page learn of it. */
   const announce = (s: WidgetSession, chosen: I18n) => {
     retitle(s, chosen);
+    applyBranding(s.merchant, checkTheme(params.get('theme')) ?? {}, document.documentElement);
     embed?.setOrigins(s.embedOrigins ?? []);
     embed?.send({ type: 'ready', lang: chosen.lang });
     // The page loaded but can take no payment: the loader reports it (`loaderror`, issue 14 §12).
@@ -265,6 +272,7 @@ export function App({ token, params, embed, initial }: Props) {
   };
 
   const pay = async (body: PayBody, wallet?: string) => {
+    if (preview) return;
     setBusy(true);
     setAlert(null);
     setProblems(NO_PROBLEMS);
@@ -295,6 +303,7 @@ export function App({ token, params, embed, initial }: Props) {
   };
 
   const cancel = async () => {
+    if (preview) return;
     const res = await api.cancel();
     if (res.ok) {
       setScreen({ kind: 'canceled' });
@@ -314,6 +323,7 @@ export function App({ token, params, embed, initial }: Props) {
     <button
       type="submit"
       class="pf-button pf-pay"
+      disabled={preview}
       aria-disabled={busy ? 'true' : 'false'}
       data-busy={busy ? 'true' : undefined}
     >
@@ -509,7 +519,7 @@ export function App({ token, params, embed, initial }: Props) {
               {payButton}
             </AchForm>
           ) : null}
-          <CancelControl disabled={busy} onConfirm={() => void cancel()} />
+          <CancelControl disabled={busy || preview} onConfirm={() => void cancel()} />
           <p class="pf-secured" data-testid="secured">
             <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12">
               <path fill="currentColor" d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1Zm2 0h4V5a2 2 0 1 0-4 0v2Z" />

@@ -1,0 +1,477 @@
+/**
+ * Settings (issue 16; docs/dashboard.md "Settings"): the merchant's business details, branding,
+ * checkout options and registered origins, with a live preview of the hosted page beside the form
+ * (below it on narrow screens). The preview is the real page app at `/pay/preview` (a sample
+ * session that cannot be paid), framed from this origin only; the draft reaches it by postMessage
+ * to this origin as it is typed (../../pay/preview.ts checks every value again). Save sends the
+ * whole settings; the gateway checks them (a refused value names its field, nothing is saved) and
+ * refuses a Viewer's or Staff's change (403): the page offers them the settings read-only.
+ */
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { PREVIEW_MESSAGE, PREVIEW_READY, type PreviewDraft } from '../../pay/preview.ts';
+import { api } from '../api.ts';
+import type { MerchantSettings, SettingsChange } from '../api-types.ts';
+import { useI18n } from '../i18n/context.ts';
+import { mayChangeSettings, RoleContext } from '../role.ts';
+import { useLoad } from '../use-load.ts';
+import { Field, focusFirstInvalid, Select } from './field.tsx';
+import { LoadFailed, Loading, Page } from './page.tsx';
+
+/** The form's values: texts as typed (the colour and radius too), the rest as they are. */
+interface Draft {
+  displayName: string;
+  website: string;
+  supportEmail: string;
+  logoUrl: string;
+  brandColor: string;
+  cornerRadius: string;
+  nameOnCardRequired: boolean;
+  returnMode: 'immediate' | 'confirmation';
+  threeDSecure: boolean;
+  card: boolean;
+  ach: boolean;
+  origins: string[];
+}
+
+type ErrorField =
+  | 'displayName'
+  | 'website'
+  | 'supportEmail'
+  | 'logoUrl'
+  | 'brandColor'
+  | 'cornerRadius'
+  | 'methods'
+  | 'origins';
+type Errors = Partial<Record<ErrorField, string>>;
+
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+const RADIUS = /^(?:[0-9]|1[0-9]|2[0-4])$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The hosted page's default brand colour (widget/app/pay/style.css --pf-primary), for the picker. */
+const DEFAULT_COLOR = '#2446c8';
+
+function draftOf(s: MerchantSettings): Draft {
+  return {
+    displayName: s.displayName,
+    website: s.website ?? '',
+    supportEmail: s.supportEmail ?? '',
+    logoUrl: s.logoUrl ?? '',
+    brandColor: s.brandColor ?? '',
+    cornerRadius: s.cornerRadius === null ? '' : String(s.cornerRadius),
+    nameOnCardRequired: s.nameOnCardRequired,
+    returnMode: s.returnMode,
+    threeDSecure: s.threeDSecure,
+    card: s.methods.includes('card'),
+    ach: s.methods.includes('ach'),
+    origins: s.origins,
+  };
+}
+
+function changeOf(d: Draft): SettingsChange {
+  const text = (v: string) => v.trim() || null;
+  return {
+    displayName: d.displayName.trim(),
+    website: text(d.website),
+    supportEmail: text(d.supportEmail),
+    logoUrl: text(d.logoUrl),
+    brandColor: text(d.brandColor),
+    cornerRadius: d.cornerRadius.trim() === '' ? null : Number(d.cornerRadius.trim()),
+    nameOnCardRequired: d.nameOnCardRequired,
+    returnMode: d.returnMode,
+    threeDSecure: d.threeDSecure,
+    methods: [...(d.card ? (['card'] as const) : []), ...(d.ach ? (['ach'] as const) : [])],
+    origins: d.origins,
+  };
+}
+
+/** What the preview shows of the draft: a value not (yet) valid is previewed as the default. */
+function previewOf(d: Draft): PreviewDraft {
+  const color = d.brandColor.trim();
+  const radius = d.cornerRadius.trim();
+  return {
+    name: d.displayName.trim(),
+    logoUrl: d.logoUrl.trim() || null,
+    website: d.website.trim() || null,
+    brandColor: COLOR.test(color) ? color : null,
+    cornerRadius: RADIUS.test(radius) ? Number(radius) : null,
+    methods: [...(d.card ? (['card'] as const) : []), ...(d.ach ? (['ach'] as const) : [])],
+    nameOnCardRequired: d.nameOnCardRequired,
+  };
+}
+
+/** An origin as typed, in its canonical form (scheme://host[:port]); null when it is not one. */
+function originOf(typed: string): string | null {
+  try {
+    const url = new URL(typed.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+export function Settings() {
+  const { t } = useI18n();
+  const [loaded, reload] = useLoad(() => api.settings(), []);
+  return (
+    <Page title={t('settings')} testId="settings">
+      <p>{t('settingsIntro')}</p>
+      {loaded.state === 'loading' ? (
+        <Loading />
+      ) : loaded.state === 'failed' ? (
+        <LoadFailed retry={() => void reload()} />
+      ) : (
+        <SettingsForm initial={loaded.data.settings} />
+      )}
+    </Page>
+  );
+}
+
+function Check({
+  id,
+  label,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <div class="pd-check">
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <label for={id}>{label}</label>
+    </div>
+  );
+}
+
+function SettingsForm({ initial }: { initial: MerchantSettings }) {
+  const { t } = useI18n();
+  const may = mayChangeSettings(useContext(RoleContext));
+  const form = useRef<HTMLFormElement>(null);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
+  const [newOrigin, setNewOrigin] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [frameReady, setFrameReady] = useState(0);
+
+  const set = <K extends keyof Draft>(name: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [name]: value }));
+    setSaved(false);
+  };
+  const text = (name: keyof Draft) => (e: { currentTarget: HTMLInputElement }) =>
+    set(name, e.currentTarget.value as never);
+
+  // The preview frame says when it listens (again after each load); it then gets every draft.
+  useEffect(() => {
+    const heard = (e: MessageEvent) => {
+      const from = frame.current?.contentWindow;
+      if (e.origin !== location.origin || !from || e.source !== from) return;
+      if ((e.data as { type?: unknown } | null)?.type === PREVIEW_READY) setFrameReady((n) => n + 1);
+    };
+    window.addEventListener('message', heard);
+    return () => window.removeEventListener('message', heard);
+  }, []);
+  useEffect(() => {
+    if (frameReady === 0) return;
+    frame.current?.contentWindow?.postMessage(
+      { type: PREVIEW_MESSAGE, draft: previewOf(draft) },
+      location.origin,
+    );
+  }, [frameReady, draft]);
+
+  const check = (): Errors => {
+    const found: Errors = {};
+    if (!draft.displayName.trim()) found.displayName = t('required');
+    if (draft.supportEmail.trim() && !EMAIL.test(draft.supportEmail.trim()))
+      found.supportEmail = t('emailInvalid');
+    if (draft.brandColor.trim() && !COLOR.test(draft.brandColor.trim()))
+      found.brandColor = t('settingsColorInvalid');
+    if (draft.cornerRadius.trim() && !RADIUS.test(draft.cornerRadius.trim()))
+      found.cornerRadius = t('settingsRadiusInvalid');
+    if (!draft.card && !draft.ach) found.methods = t('settingsMethodsRequired');
+    return found;
+  };
+
+  const addOrigin = () => {
+    const origin = originOf(newOrigin);
+    if (!origin) {
+      setErrors((e) => ({ ...e, origins: t('settingsOriginInvalid') }));
+      return focusFirstInvalid(form.current);
+    }
+    setErrors(({ origins: _, ...rest }) => rest);
+    if (!draft.origins.includes(origin)) set('origins', [...draft.origins, origin]);
+    setNewOrigin('');
+  };
+
+  const removeOrigin = (origin: string, index: number) => {
+    set(
+      'origins',
+      draft.origins.filter((o) => o !== origin),
+    );
+    // The focus goes to the next origin's Remove (or the new-origin field), not to the page's top.
+    setTimeout(() => {
+      const buttons = form.current?.querySelectorAll<HTMLElement>('.pd-origin button');
+      (
+        buttons?.[Math.min(index, buttons.length - 1)] ?? document.getElementById('settings-new-origin')
+      )?.focus();
+    }, 0);
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy || !may) return;
+    const found = check();
+    setErrors(found);
+    setFailure(null);
+    setSaved(false);
+    if (Object.keys(found).length > 0) return focusFirstInvalid(form.current);
+    setBusy(true);
+    const res = await api.saveSettings(changeOf(draft));
+    setBusy(false);
+    if (res.ok) {
+      setDraft(draftOf(res.data.settings));
+      setSaved(true);
+      return;
+    }
+    if (res.status === 401) return;
+    if (res.kind === 'http' && res.error.fields?.length) {
+      const fromServer: Errors = {};
+      for (const f of res.error.fields) {
+        const field = (f.field.split('.')[0] ?? f.field) as ErrorField;
+        fromServer[field] = f.message;
+      }
+      setErrors(fromServer);
+      setFailure(t('settingsNotSaved', { message: res.error.message }));
+      return focusFirstInvalid(form.current);
+    }
+    setFailure(
+      res.kind === 'http' ? t('settingsNotSaved', { message: res.error.message }) : t('outcomeUnknown'),
+    );
+  };
+
+  const pickerValue = COLOR.test(draft.brandColor.trim())
+    ? draft.brandColor.trim().toLowerCase()
+    : DEFAULT_COLOR;
+
+  return (
+    <div class="pd-settings">
+      <form
+        ref={form}
+        class="pd-form pd-settings-form"
+        onSubmit={submit}
+        noValidate
+        data-testid="settings-form"
+      >
+        {may ? null : (
+          <p class="pd-notice" data-testid="settings-read-only">
+            {t('settingsReadOnly')}
+          </p>
+        )}
+        <div role="alert" class={failure ? 'pd-alert' : 'pd-empty'}>
+          {failure}
+        </div>
+        <fieldset disabled={!may}>
+          <legend>{t('settingsBusiness')}</legend>
+          <Field
+            id="settings-display-name"
+            label={t('settingsDisplayName')}
+            hint={t('settingsDisplayNameHint')}
+            autocomplete="organization"
+            value={draft.displayName}
+            onInput={text('displayName')}
+            error={errors.displayName}
+          />
+          <Field
+            id="settings-website"
+            label={t('settingsWebsite')}
+            optional
+            inputMode="url"
+            autocomplete="url"
+            value={draft.website}
+            onInput={text('website')}
+            error={errors.website}
+          />
+          <Field
+            id="settings-support-email"
+            type="email"
+            label={t('settingsSupportEmail')}
+            optional
+            autocomplete="email"
+            value={draft.supportEmail}
+            onInput={text('supportEmail')}
+            error={errors.supportEmail}
+          />
+          <Field
+            id="settings-logo-url"
+            label={t('settingsLogoUrl')}
+            hint={t('settingsLogoHint')}
+            optional
+            inputMode="url"
+            autocomplete="off"
+            value={draft.logoUrl}
+            onInput={text('logoUrl')}
+            error={errors.logoUrl}
+          />
+        </fieldset>
+        <fieldset disabled={!may}>
+          <legend>{t('settingsBranding')}</legend>
+          <div class="pd-color">
+            <Field
+              id="settings-brand-color"
+              label={t('settingsBrandColor')}
+              hint={t('settingsBrandColorHint')}
+              optional
+              autocomplete="off"
+              spellcheck={false}
+              value={draft.brandColor}
+              onInput={text('brandColor')}
+              error={errors.brandColor}
+            />
+            <div class="pd-field pd-picker">
+              <label for="settings-color-picker" class="pd-visually-hidden">
+                {t('settingsPickColor')}
+              </label>
+              <input
+                id="settings-color-picker"
+                type="color"
+                value={pickerValue}
+                onInput={(e) => set('brandColor', e.currentTarget.value)}
+              />
+            </div>
+          </div>
+          <Field
+            id="settings-corner-radius"
+            label={t('settingsCornerRadius')}
+            hint={t('settingsCornerRadiusHint')}
+            optional
+            inputMode="numeric"
+            autocomplete="off"
+            value={draft.cornerRadius}
+            onInput={text('cornerRadius')}
+            error={errors.cornerRadius}
+          />
+        </fieldset>
+        <fieldset disabled={!may}>
+          <legend>{t('settingsCheckout')}</legend>
+          <Check
+            id="settings-name-on-card"
+            label={t('settingsNameOnCard')}
+            checked={draft.nameOnCardRequired}
+            onChange={(v) => set('nameOnCardRequired', v)}
+          />
+          <Check
+            id="settings-three-ds"
+            label={t('settingsThreeDs')}
+            checked={draft.threeDSecure}
+            onChange={(v) => set('threeDSecure', v)}
+          />
+          <Select
+            id="settings-return-mode"
+            label={t('settingsReturnMode')}
+            value={draft.returnMode}
+            onChange={(v) => set('returnMode', v === 'confirmation' ? 'confirmation' : 'immediate')}
+            options={[
+              { value: 'immediate', label: t('settingsReturnImmediate') },
+              { value: 'confirmation', label: t('settingsReturnConfirmation') },
+            ]}
+          />
+          <fieldset
+            class="pd-methods"
+            aria-describedby={errors.methods ? 'settings-methods-error' : undefined}
+          >
+            <legend>{t('settingsMethods')}</legend>
+            <Check
+              id="settings-card"
+              label={t('methodCard')}
+              checked={draft.card}
+              onChange={(v) => set('card', v)}
+            />
+            <Check
+              id="settings-ach"
+              label={t('methodAch')}
+              checked={draft.ach}
+              onChange={(v) => set('ach', v)}
+            />
+            <p class="pd-error" id="settings-methods-error">
+              {errors.methods ?? null}
+            </p>
+          </fieldset>
+        </fieldset>
+        <fieldset disabled={!may}>
+          <legend>{t('settingsOrigins')}</legend>
+          <p class="pd-hint">{t('settingsOriginsIntro')}</p>
+          {draft.origins.length === 0 ? (
+            <p data-testid="no-origins">{t('settingsNoOrigins')}</p>
+          ) : (
+            <ul class="pd-origins" data-testid="origins">
+              {draft.origins.map((o, i) => (
+                <li key={o} class="pd-origin">
+                  <span class="pd-url">{o}</span>
+                  {may ? (
+                    <button
+                      type="button"
+                      class="pd-button"
+                      aria-label={t('settingsRemoveOrigin', { origin: o })}
+                      onClick={() => removeOrigin(o, i)}
+                    >
+                      {t('settingsRemove')}
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          {may ? (
+            <div class="pd-add-origin">
+              <Field
+                id="settings-new-origin"
+                label={t('settingsNewOrigin')}
+                hint={t('settingsNewOriginHint')}
+                inputMode="url"
+                autocomplete="off"
+                spellcheck={false}
+                value={newOrigin}
+                onInput={(e) => setNewOrigin(e.currentTarget.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    addOrigin();
+                  }
+                }}
+                error={errors.origins}
+              />
+              <button type="button" class="pd-button" onClick={addOrigin}>
+                {t('settingsAddOrigin')}
+              </button>
+            </div>
+          ) : null}
+        </fieldset>
+        {may ? (
+          <button type="submit" class="pd-button pd-primary" aria-disabled={busy ? 'true' : undefined}>
+            {t('settingsSave')}
+          </button>
+        ) : null}
+        <p role="status" class={saved ? 'pd-notice' : 'pd-empty'} data-testid="settings-saved">
+          {saved ? t('settingsSaved') : null}
+        </p>
+      </form>
+      <aside class="pd-preview" aria-labelledby="settings-preview-title">
+        <h2 id="settings-preview-title">{t('settingsPreview')}</h2>
+        <p class="pd-hint">{t('settingsPreviewIntro')}</p>
+        <iframe
+          ref={frame}
+          class="pd-preview-frame"
+          src="/pay/preview"
+          title={t('settingsPreviewFrame')}
+          data-testid="settings-preview"
+        />
+      </aside>
+    </div>
+  );
+}
