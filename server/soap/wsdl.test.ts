@@ -55,6 +55,8 @@ const HTTP_OPERATIONS = [
   'GetPayment',
   'GetPaymentOverview',
   'GetSettlementSummary',
+  // Issue 16: the merchant's settings (UpdateMerchantSettings takes a complex type).
+  'GetMerchantSettings',
 ];
 /** HTTP GET serves the reads only, unless SOAP_HTTP_GET_CHANGES (shared/contract/effects.ts). */
 const GET_OPERATIONS = HTTP_OPERATIONS.filter(
