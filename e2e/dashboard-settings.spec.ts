@@ -25,7 +25,8 @@ let server: DashboardServer;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  // Four users made by the CLI, each with its password hashed: slow on a busy machine.
+  test.setTimeout(300_000);
   server = await startDashboardServer(PORT, ['admin', 'origins', 'keyboard', 'viewer'], {
     admin: 'admin',
     origins: 'admin',
@@ -60,16 +61,16 @@ const previewPay = (page: Page) =>
       return { background: s.backgroundColor, color: s.color, radius: s.borderTopLeftRadius };
     });
 
-async function openSettings(page: Page) {
+async function openSettings(page: Page, name: string) {
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
-  await expect(page.getByLabel('Display name')).toHaveValue('Dashboard Test Store');
+  await expect(page.getByLabel('Display name')).toHaveValue(name);
 }
 
 test('the preview follows the draft before saving; saved, a new hosted page shows it', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await enrol(page, server, server.users.admin!);
-  await openSettings(page);
+  await openSettings(page, 'Dashboard Test Store');
   const frame = page.frameLocator('[data-testid="settings-preview"]');
   // The sample session cannot be paid: its Pay button is disabled.
   await expect(frame.getByRole('button', { name: /^Pay/ })).toBeDisabled();
@@ -127,9 +128,9 @@ test('the preview follows the draft before saving; saved, a new hosted page show
 test('origins are added and removed, and the widget frame follows; a wrong value is said on its field', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await enrol(page, server, server.users.origins!);
-  await openSettings(page);
+  await openSettings(page, 'Sunny Goods');
   const store = STORE;
   const origins = page.getByTestId('origins');
   await expect(origins).toContainText(store);
@@ -155,7 +156,8 @@ test('origins are added and removed, and the widget frame follows; a wrong value
   await page.getByLabel('Logo URL').fill('http://cdn.example/logo.png');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByLabel('Logo URL')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText('logoUrl must be an https URL.')).toBeVisible();
+  await expect(page.locator('#settings-logo-url-error')).toHaveText('logoUrl must be an https URL.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Nothing was saved' })).toBeVisible();
   expect((await saved(page)).origins).toEqual([store]);
 
   await page.getByLabel('Logo URL').fill('');
@@ -177,7 +179,7 @@ test('origins are added and removed, and the widget frame follows; a wrong value
 });
 
 test('by keyboard alone: a colour typed, an origin added and removed, saved', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await enrol(page, server, server.users.keyboard!);
   await page.goto(`${server.base}/dashboard/settings`);
   await expect(page.getByLabel('Display name')).toHaveValue('Sunny Goods');
@@ -213,9 +215,9 @@ test('by keyboard alone: a colour typed, an origin added and removed, saved', as
 test('a Viewer sees the settings read-only, no Save, and the server refuses its PUT (403)', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await enrol(page, server, server.users.viewer!);
-  await openSettings(page);
+  await openSettings(page, 'Sunny Goods');
   await expect(page.getByTestId('settings-read-only')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save settings' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Add origin' })).toHaveCount(0);
