@@ -34,6 +34,7 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set([
   'OneTimePasswordForEmail',
   'key',
   'secret',
+  'Secret',
   'authorization',
 ]);
 

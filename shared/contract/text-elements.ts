@@ -27,7 +27,13 @@ export const TEXT_POLICY_EXEMPT: ElementExemptions = {
     // characters raw or percent-encoded and answers with the URL's own field error.
     HostedPaymentRequest: [...(CARD_DATA_ELEMENTS.HostedPaymentRequest ?? []), ...URL_ELEMENTS],
   },
-  params: { ...CARD_DATA_PARAMS, SignForMerchant: ['message'] },
+  params: {
+    ...CARD_DATA_PARAMS,
+    SignForMerchant: ['message'],
+    SignWebhook: ['message'],
+    // The merchant's webhook endpoint: the same URL validator as a session's WebhookUrl.
+    SetWebhookEndpoint: ['endpointUrl'],
+  },
 };
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

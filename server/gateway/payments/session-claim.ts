@@ -12,6 +12,7 @@
 import { lastStatement, type Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { MERCHANT_JOIN_COLUMNS } from '../merchants/merchant-store.ts';
+import { MERCHANT_WEBHOOK_URL_COLUMN } from '../merchants/webhook-settings.ts';
 import { isSessionToken } from '../sessions/checkout-session-store.ts';
 import { readSessionRecord, recordOfRow, type SessionRecord } from '../sessions/session-record.ts';
 
@@ -53,7 +54,7 @@ export async function claimSession(
      from merchants m
      where s.token = $1 and m.id = s.merchant_id and s.status = 'open' and s.expires_at > $2
        and s.claim_reference is null and ($3::bigint is null or s.merchant_id = $3)
-     returning s.*, ${MERCHANT_JOIN_COLUMNS}`,
+     returning s.*, ${MERCHANT_JOIN_COLUMNS}, ${MERCHANT_WEBHOOK_URL_COLUMN}`,
     [token, now, merchantId, deps.instanceOwner ?? null],
   );
   if (rows[0]) {

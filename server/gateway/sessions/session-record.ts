@@ -6,6 +6,7 @@
 import type { Queryable } from '../../db/database.ts';
 import type { GatewayDeps } from '../gateway-call.ts';
 import { type Merchant, MERCHANT_JOIN_COLUMNS, merchantOfJoined } from '../merchants/merchant-store.ts';
+import { MERCHANT_WEBHOOK_URL_COLUMN } from '../merchants/webhook-settings.ts';
 import {
   type CheckoutSession,
   isSessionToken,
@@ -28,6 +29,11 @@ export interface SessionRecord {
   merchant: Merchant;
   /** The merchant's TransactionKey, encrypted: decrypted only to sign a paid session's redirect. */
   keyEnc: string;
+  /** The merchant's webhook endpoint (issue 16): where the session is announced without a URL of its own. */
+  merchantWebhookUrl: string | null;
+  /** The key a roll replaced, encrypted, and its overlap's end: it signs the redirect too until then. */
+  prevKeyEnc: string | null;
+  prevKeyUntil: Date | null;
   /**
    * A payment claim is held on the session: a payment is running, or was cut short and is being
    * settled by the processor's record (claim-sweep.ts, or the next pay). Either way its outcome is
@@ -39,7 +45,7 @@ export interface SessionRecord {
   payment: SessionPayment | null;
 }
 
-const SELECT = `select s.*, ${MERCHANT_JOIN_COLUMNS},
+const SELECT = `select s.*, ${MERCHANT_JOIN_COLUMNS}, ${MERCHANT_WEBHOOK_URL_COLUMN},
     t.created_at as t_created_at, t.method as t_method, t.approval_code as t_approval_code,
     t.ach_account_last4 as t_ach_last4, c.id as c_id, c.pan_enc as c_pan_enc, c.bin as c_bin,
     c.last4 as c_last4, c.brand as c_brand
@@ -53,7 +59,7 @@ type RecordDeps = Pick<GatewayDeps, 'vault' | 'now'>;
 
 export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): SessionRecord {
   const session = sessionOfRow(r, deps.now());
-  const { merchant, keyEnc } = merchantOfJoined(r);
+  const { merchant, keyEnc, prevKeyEnc = null, prevKeyUntil = null } = merchantOfJoined(r);
   let payment: SessionPayment | null = null;
   if (session.status === 'paid' && session.transactionId && r.t_created_at) {
     const method = r.t_method as 'card' | 'ach';
@@ -80,7 +86,19 @@ export function recordOfRow(deps: RecordDeps, r: Record<string, unknown>): Sessi
   }
   const claimed = r.claim_reference !== null && r.claim_reference !== undefined;
   const claimedAt = claimed ? ((r.claimed_at as Date | null) ?? null) : null;
-  return { session, merchant, keyEnc, claimed, claimedAt, payment };
+  // Every statement read into a record names mw_endpoint_url (MERCHANT_WEBHOOK_URL_COLUMN).
+  const merchantWebhookUrl = (r.mw_endpoint_url as string | null | undefined) ?? null;
+  return {
+    session,
+    merchant,
+    keyEnc,
+    prevKeyEnc,
+    prevKeyUntil,
+    merchantWebhookUrl,
+    claimed,
+    claimedAt,
+    payment,
+  };
 }
 
 /** The session of this token with its merchant and payment; null for a token that names none. */
@@ -95,7 +113,8 @@ export async function readSessionRecord(
 }
 
 /**
- * Sessions with a webhook URL that ended (expired unpaid, or canceled) at or after `since` and before
+ * Sessions with a webhook URL (their own, or their merchant's endpoint) that ended (expired unpaid,
+ * or canceled) at or after `since` and before
  * `before`, in the order they ended. A session whose time ran out while a payment claim is held is
  * listed too (claimed = true): the caller waits for its outcome before going past it.
  */
@@ -106,12 +125,19 @@ export async function endedSessionRecords(
   before: Date,
   limit: number,
 ): Promise<SessionRecord[]> {
-  const { rows } = await q.query(
-    `${SELECT}
-     where s.webhook_url is not null and (
-       (s.status in ('open', 'expired') and s.expires_at >= $1 and s.expires_at < $2)
+  // Two branches, each on its own indexes: sessions with a webhook URL (0015's partial indexes), and
+  // those without one of merchants with an endpoint (0033's, by merchant).
+  const ended = `((s.status in ('open', 'expired') and s.expires_at >= $1 and s.expires_at < $2)
        or (s.status = 'canceled' and s.canceled_at >= $1 and s.canceled_at < $2))
      order by coalesce(s.canceled_at, s.expires_at), s.id
+     limit $3`;
+  const { rows } = await q.query(
+    `select * from (
+       (${SELECT} where s.webhook_url is not null and ${ended})
+       union all
+       (${SELECT} join merchant_webhook_settings w on w.merchant_id = s.merchant_id and w.endpoint_url is not null
+        where s.webhook_url is null and ${ended})
+     ) e order by coalesce(e.canceled_at, e.expires_at), e.id
      limit $3`,
     [since, before, limit],
   );

@@ -385,7 +385,7 @@ export const messages: Messages = {
   whOwnerOnly: 'Solo un Propietario puede cambiar el endpoint y el secreto de firma.',
   whEndpoint: 'Endpoint',
   whEndpointUrl: 'URL del endpoint',
-  whEndpointHint: 'Una dirección https de su servidor, por ejemplo https://shop.example/payframe/webhooks.',
+  whEndpointHint: 'Una dirección https de su servidor, como https://shop.example/hooks.',
   whEndpointInvalid: 'Escriba una URL https (http solo para localhost), sin usuario ni contraseña.',
   whNoEndpoint: 'Sin endpoint: solo se anuncian las sesiones con su propia URL de webhook.',
   whSaveEndpoint: 'Guardar endpoint',

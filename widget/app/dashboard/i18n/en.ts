@@ -378,7 +378,7 @@ export const en = {
   whOwnerOnly: 'Only an Owner can change the endpoint and the signing secret.',
   whEndpoint: 'Endpoint',
   whEndpointUrl: 'Endpoint URL',
-  whEndpointHint: 'An https address on your server, for example https://shop.example/payframe/webhooks.',
+  whEndpointHint: 'An https address on your server, such as https://shop.example/hooks.',
   whEndpointInvalid: 'Enter an https URL (http only for localhost), without a user name or password.',
   whNoEndpoint: 'No endpoint: only sessions with their own webhook URL are announced.',
   whSaveEndpoint: 'Save endpoint',
