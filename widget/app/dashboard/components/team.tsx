@@ -216,7 +216,8 @@ function UserList({
             <li key={user.id} class="pd-item" data-testid="team-user">
               <div class="pd-item-head">
                 <span class="pd-strong">
-                  {user.name} {self ? <span class="pd-muted">{t('you')}</span> : null}
+                  <span data-testid="team-user-name">{user.name}</span>
+                  {self ? <span class="pd-muted"> {t('you')}</span> : null}
                 </span>
                 <span class="pd-badge" data-testid="team-user-role">
                   {roleLabel(t, user.role)}
