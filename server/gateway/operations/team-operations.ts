@@ -159,9 +159,11 @@ export async function inviteUser(
     { merchantId, email: params.email ?? '', role, invitedBy: userId },
     deps.now(),
   );
-  // Sent before the answer: the Owner learns at once when the e-mail could not go out.
+  // Sent before the answer: the Owner learns at once when the e-mail could not go out. The link is
+  // the dashboard's, served where the checkout is (CHECKOUT_PUBLIC_URL when the roles are split).
+  const link = `${deps.checkoutPublicUrl ?? deps.publicUrl}/dashboard/invite#${token}`;
   try {
-    await deps.notifier.send(invitationMessage(invitation, `${deps.publicUrl}/dashboard/invite#${token}`));
+    await deps.notifier.send(invitationMessage(invitation, link));
   } catch (err) {
     await revoke(deps.db, merchantId, invitation.id, deps.now());
     call.context.log.error({ err, invitation: invitation.id }, 'invitation e-mail failed');
