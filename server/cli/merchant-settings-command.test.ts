@@ -50,12 +50,24 @@ describe('payframe merchant update: checkout settings', () => {
       });
       expect(await stored()).toEqual({ mode: 'confirmation', name: true });
 
+      // The branding (issue 16), as the dashboard's Settings set it; "" clears it.
+      const branded = await update('--brand-color', '#0A7C4B', '--corner-radius', '12');
+      expect(JSON.parse(branded.stdout)).toMatchObject({ brandColor: '#0a7c4b', cornerRadius: 12 });
+      const badColor = await update('--brand-color', 'green');
+      expect(badColor.code).not.toBe(0);
+      expect(JSON.parse(badColor.stdout).error.message).toContain(
+        'brandColor must be a colour written #RRGGBB.',
+      );
+      const cleared = await update('--brand-color', '', '--corner-radius', '');
+      expect(JSON.parse(cleared.stdout)).toMatchObject({ brandColor: null, cornerRadius: null });
+
       const back = await update('--return-mode', 'immediate', '--no-name-on-card');
       expect(JSON.parse(back.stdout)).toMatchObject({ returnMode: 'immediate', nameOnCardRequired: false });
 
       for (const bad of [
         ['--return-mode', 'countdown'],
         ['--name-on-card', '--no-name-on-card'],
+        ['--corner-radius', 'round'],
       ]) {
         const refused = await update(...bad);
         expect(refused.code).toBe(2);

@@ -35,12 +35,15 @@ export const MERCHANT_UPDATE_OPTIONS = {
   'return-mode': { type: 'string' },
   'name-on-card': { type: 'boolean' },
   'no-name-on-card': { type: 'boolean' },
+  'brand-color': { type: 'string' },
+  'corner-radius': { type: 'string' },
 } as const;
 
 export const MERCHANT_UPDATE_USAGE =
   'Usage: payframe merchant update --merchant <id> [--origin <url>]... [--website <url>] [--logo-url <url>] ' +
   '[--business-name <name>] [--email <e>] [--phone <p>] [--methods card,ach] [--3ds|--no-3ds] ' +
-  '[--return-mode immediate|confirmation] [--name-on-card|--no-name-on-card] [--json]';
+  '[--return-mode immediate|confirmation] [--name-on-card|--no-name-on-card] [--brand-color #RRGGBB] ' +
+  '[--corner-radius <0-24>] [--json]';
 
 const orNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v);
 
@@ -58,6 +61,8 @@ export function changesOf(values: {
   'return-mode'?: string;
   'name-on-card'?: boolean;
   'no-name-on-card'?: boolean;
+  'brand-color'?: string;
+  'corner-radius'?: string;
 }): MerchantChanges {
   if (values['3ds'] && values['no-3ds'])
     throw new CliError('invalid_arguments', '--3ds and --no-3ds contradict each other.', 2);
@@ -66,6 +71,13 @@ export function changesOf(values: {
   const mode = values['return-mode'];
   if (mode !== undefined && mode !== 'immediate' && mode !== 'confirmation')
     throw new CliError('invalid_arguments', "--return-mode must be 'immediate' or 'confirmation'.", 2);
+  const radius = values['corner-radius']?.trim();
+  if (radius !== undefined && radius !== '' && !/^\d{1,2}$/.test(radius))
+    throw new CliError(
+      'invalid_arguments',
+      '--corner-radius must be a whole number of pixels from 0 to 24.',
+      2,
+    );
   const changes: MerchantChanges = {
     // --origin replaces the whole list: `--origin a --origin b` registers exactly a and b.
     origins: values.origin,
@@ -80,6 +92,9 @@ export function changesOf(values: {
     threeDsEnrolled: values['3ds'] ? true : values['no-3ds'] ? false : undefined,
     returnMode: mode,
     nameOnCardRequired: values['name-on-card'] ? true : values['no-name-on-card'] ? false : undefined,
+    // The hosted page's branding (issue 16, as the dashboard's Settings): "" clears either.
+    brandColor: orNull(values['brand-color']),
+    cornerRadius: radius === undefined ? undefined : radius === '' ? null : Number(radius),
   };
   if (Object.values(changes).every((v) => v === undefined))
     throw new CliError('invalid_arguments', `Nothing to change. ${MERCHANT_UPDATE_USAGE}`, 2);
@@ -112,6 +127,8 @@ export async function merchantUpdate(args: string[], out: Output): Promise<void>
         threeDsEnrolled: merchant.threeDsEnrolled,
         returnMode: merchant.returnMode,
         nameOnCardRequired: merchant.nameOnCardRequired,
+        brandColor: merchant.brandColor,
+        cornerRadius: merchant.cornerRadius,
       },
       [
         `Merchant ${merchant.id} updated: ${merchant.businessName ?? merchant.name}`,
@@ -120,6 +137,7 @@ export async function merchantUpdate(args: string[], out: Output): Promise<void>
         `Logo: ${merchant.logoUrl ?? '(none)'}`,
         `After paying: ${merchant.returnMode === 'confirmation' ? 'the receipt until the shopper returns' : 'back to the ReturnUrl at once'}`,
         `Name on card: ${merchant.nameOnCardRequired ? 'asked' : 'not asked'}`,
+        `Branding: ${merchant.brandColor ?? 'default colour'}, ${merchant.cornerRadius === null ? 'default radius' : `${merchant.cornerRadius}px radius`}`,
       ],
     );
   } finally {
