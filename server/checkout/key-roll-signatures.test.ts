@@ -24,7 +24,8 @@ import {
 import { runNode, runPython } from './testing/doc-snippets.ts';
 
 const HOUR = 60 * 60 * 1000;
-const hmac = (key: string, text: string) => crypto.createHmac('sha256', key).update(text, 'utf8').digest('hex');
+const hmac = (key: string, text: string) =>
+  crypto.createHmac('sha256', key).update(text, 'utf8').digest('hex');
 
 function verifyRedirect(url: string, key: string) {
   return {
@@ -88,7 +89,11 @@ describe.each(databaseTargets())('signatures during a TransactionKey roll ($name
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
     old = w.merchant.key;
-    made = (await w.t.gateway.deps.merchants.rollKey(w.db, w.merchant.id, new Date(clock.now().getTime() + HOUR)))!;
+    made = (await w.t.gateway.deps.merchants.rollKey(
+      w.db,
+      w.merchant.id,
+      new Date(clock.now().getTime() + HOUR),
+    ))!;
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -124,7 +129,11 @@ describe.each(databaseTargets())('signatures during a TransactionKey roll ($name
   it('after the overlap: only the new key signs', async () => {
     clock.advance(HOUR + 1_000);
     const merchant = { ...w.merchant, key: made, authorization: basicAuth(w.merchant.id, made) };
-    const token = await createSession(w, { returnUrl: 'https://shop.example/done', webhookUrl: hookUrl }, merchant);
+    const token = await createSession(
+      w,
+      { returnUrl: 'https://shop.example/done', webhookUrl: hookUrl },
+      merchant,
+    );
     const url = (await pay(w.app, token, cardBody())).json().redirectUrl as string;
     expect(new URL(url).searchParams.has('previousSignature')).toBe(false);
     expect(verifyRedirect(url, made)).toEqual(BOTH);

@@ -19,8 +19,15 @@ describe.each(databaseTargets())('dashboard Developers: the TransactionKey on $n
   let ann: string;
   let key: string;
   const works = async (k: string) =>
-    (await rawCall(w.t.app, 'GetMerchantInfo', { merchantID: w.a.id }, { merchantId: w.a.id, key: k }, '198.51.100.7'))
-      .status;
+    (
+      await rawCall(
+        w.t.app,
+        'GetMerchantInfo',
+        { merchantID: w.a.id },
+        { merchantId: w.a.id, key: k },
+        '198.51.100.7',
+      )
+    ).status;
   async function userOfA(username: string, role: UserRole): Promise<string> {
     await createUser(w.db, { merchantId: w.a.id, username, password: PASSWORD, role });
     return w.signInVerified(username);
@@ -112,7 +119,10 @@ describe.each(databaseTargets())('dashboard Developers: the TransactionKey on $n
     expect(noHeader.statusCode).toBe(403);
     expect((await w.call('GET', '/developers', {})).statusCode).toBe(401);
     const unverified = await w.signIn(w.users.ann);
-    expect((await w.call('POST', '/developers/key/roll', { cookie: unverified, body: { overlap: 'None' } })).statusCode).toBe(403);
+    expect(
+      (await w.call('POST', '/developers/key/roll', { cookie: unverified, body: { overlap: 'None' } }))
+        .statusCode,
+    ).toBe(403);
     expect(await works(key)).toBe(200);
   });
 });

@@ -198,7 +198,11 @@ export async function authenticate(
   const previous = joined ? deps.merchants.previousKeyOf(joined, now) : null;
   const isCurrent = sameSecret(stored ?? crypto.randomBytes(32).toString('hex'), credential.password);
   const isPrevious = sameSecret(previous ?? crypto.randomBytes(32).toString('hex'), credential.password);
-  if (credential.username !== SERVICE_USERNAME && (isCurrent || (isPrevious && previous !== null)) && joined) {
+  if (
+    credential.username !== SERVICE_USERNAME &&
+    (isCurrent || (isPrevious && previous !== null)) &&
+    joined
+  ) {
     // A disabled merchant's right key is refused like a wrong one, but is not a guess to count.
     if (joined.disabled) throw new PayframeError('unauthorized');
     if (digest !== null)

@@ -146,7 +146,8 @@ export class MerchantCache {
     if (before?.credential && before.credential !== credential) this.#byCredential.delete(before.credential);
     const same = before?.keyEnc === record.keyEnc;
     const kept = credential ?? (same ? before.credential : null);
-    const until = credential !== null ? (credentialUntil?.getTime() ?? null) : same ? before.credentialUntil : null;
+    const until =
+      credential !== null ? (credentialUntil?.getTime() ?? null) : same ? before.credentialUntil : null;
     this.#byId.set(record.merchant.id, {
       ...record,
       readAt: this.#clock(),

@@ -22,7 +22,8 @@ import { signForMerchant } from './sign-operations.ts';
 
 type Roll = OperationResult<'RollTransactionKey'>;
 type Status = OperationResult<'GetTransactionKeyStatus'>;
-const hmac = (key: string, text: string) => crypto.createHmac('sha256', key).update(text, 'utf8').digest('hex');
+const hmac = (key: string, text: string) =>
+  crypto.createHmac('sha256', key).update(text, 'utf8').digest('hex');
 let nextIp = 1;
 const freshIp = () => `10.88.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`;
 
@@ -85,12 +86,18 @@ describe.each(databaseTargets())('the TransactionKey roll ($name)', (target) => 
     expect(await works(old)).toBe(200);
     // From the cache (the same address twice, the second without a database read) as well.
     const ip = freshIp();
-    expect((await rawCall(w.app, 'GetMerchantInfo', { merchantID: w.a.id }, asKey(old), ip)).status).toBe(200);
+    expect((await rawCall(w.app, 'GetMerchantInfo', { merchantID: w.a.id }, asKey(old), ip)).status).toBe(
+      200,
+    );
     w.advance(59);
-    expect((await rawCall(w.app, 'GetMerchantInfo', { merchantID: w.a.id }, asKey(old), ip)).status).toBe(200);
+    expect((await rawCall(w.app, 'GetMerchantInfo', { merchantID: w.a.id }, asKey(old), ip)).status).toBe(
+      200,
+    );
     w.advance(1);
     // The overlap's end: the cached credential is forgotten, the database refuses it.
-    expect((await rawCall(w.app, 'GetMerchantInfo', { merchantID: w.a.id }, asKey(old), ip)).status).toBe(401);
+    expect((await rawCall(w.app, 'GetMerchantInfo', { merchantID: w.a.id }, asKey(old), ip)).status).toBe(
+      401,
+    );
     expect(await works(old)).toBe(401);
     expect(await works(made)).toBe(200);
     current = made;
@@ -219,6 +226,15 @@ describe.each(databaseTargets())('the TransactionKey roll ($name)', (target) => 
     const detail = typeof rows[0]!.detail === 'string' ? JSON.parse(rows[0]!.detail) : rows[0]!.detail;
     expect(detail).toEqual({ Success: true });
     current = made;
+  });
+
+  it("refuses a roll by the merchant's own TransactionKey (forbidden), and the key stays", async () => {
+    const r = await rawCall(w.app, 'RollTransactionKey', { overlap: 'None' }, asKey(current), freshIp());
+    expect(r.status).not.toBe(200);
+    expect(r.body).toContain('forbidden');
+    const s = await rawCall(w.app, 'GetTransactionKeyStatus', {}, asKey(current), freshIp());
+    expect(s.body).toContain('forbidden');
+    expect(await works(current)).toBe(200);
   });
 
   it('refuses a roll by the service credential', async () => {

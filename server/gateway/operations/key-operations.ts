@@ -20,9 +20,17 @@ export const OVERLAP_MS: Record<TransactionKeyOverlap, number> = {
   TwentyFourHours: 24 * 60 * 60 * 1000,
 };
 
+/**
+ * The merchant of a signed-in dashboard user (its role checked before: Owner). A merchant's own
+ * TransactionKey is refused: whoever holds a leaked key must not be able to swap it for one the
+ * merchant does not have, nor end the merchant's own key.
+ */
 function merchantOf(call: GatewayCall, operation: string): string {
-  if (call.principal.kind !== 'merchant')
-    throw new PayframeError('forbidden', `${operation} acts on the calling merchant's own key.`);
+  if (call.principal.kind !== 'merchant' || !call.principal.user)
+    throw new PayframeError(
+      'forbidden',
+      `${operation} is for the merchant's Owner, signed in to the dashboard.`,
+    );
   return call.principal.merchantId;
 }
 
@@ -49,10 +57,10 @@ export async function rollTransactionKey(
     if (!made) return null;
     // Last uses of keys that no longer authenticate are of no further use.
     const kept = until ? [keyIdOf(made), keyIdOf(replaced)] : [keyIdOf(made)];
-    await tx.query('delete from transaction_key_uses where merchant_id = $1 and not (key_id = any($2::text[]))', [
-      id,
-      kept,
-    ]);
+    await tx.query(
+      'delete from transaction_key_uses where merchant_id = $1 and not (key_id = any($2::text[]))',
+      [id, kept],
+    );
     return made;
   });
   // A read on this instance between the roll and its commit may have kept the old row: drop it
@@ -109,6 +117,12 @@ export async function getTransactionKeyStatus(
     PreviousKeyLastUsedAt: lastUse(previousId),
   };
 }
+
+/** The key operations a merchant's TransactionKey may not call (a signed-in Owner only). */
+export const KEY_OPERATIONS_FOR_USERS_ONLY: ReadonlySet<string> = new Set([
+  'RollTransactionKey',
+  'GetTransactionKeyStatus',
+]);
 
 export const KEY_HANDLERS = {
   RollTransactionKey: rollTransactionKey,

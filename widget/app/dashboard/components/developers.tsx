@@ -50,7 +50,11 @@ export function Developers() {
             <p>{t('snippetsIntro')}</p>
             <Snippet id="snippet-rest" title={t('snippetRest')} code={loaded.data.snippets.rest} />
             <Snippet id="snippet-embed" title={t('snippetEmbed')} code={loaded.data.snippets.embed} />
-            <Snippet id="snippet-redirect" title={t('snippetRedirect')} code={loaded.data.snippets.redirect} />
+            <Snippet
+              id="snippet-redirect"
+              title={t('snippetRedirect')}
+              code={loaded.data.snippets.redirect}
+            />
           </section>
         </>
       ) : null}
@@ -116,7 +120,9 @@ function KeySection() {
       focusSoon('#new-key-title');
       await reload();
     } else {
-      setError(res.kind === 'http' ? t('actionRefused', { message: res.error.message }) : t('outcomeUnknown'));
+      setError(
+        res.kind === 'http' ? t('actionRefused', { message: res.error.message }) : t('outcomeUnknown'),
+      );
     }
   };
 
@@ -185,7 +191,7 @@ function KeySection() {
       {status.state === 'loading' ? <Loading /> : null}
       {status.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
       {status.state === 'ok' ? (
-        <dl class="pd-figures" data-testid="key-status">
+        <dl class="pd-facts" data-testid="key-status">
           <div>
             <dt>{t('keyLastUsed')}</dt>
             <dd data-testid="key-last-used">{when(status.data.lastUsedAt)}</dd>
