@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawCall } from '../gateway/testing/gateway-kit.ts';
 import { createUser } from '../gateway/users/user-store.ts';
 import type { UserRole } from '../gateway/user-roles.ts';
 import { databaseTargets } from '../testing/databases.ts';
@@ -176,6 +177,18 @@ describe.each(databaseTargets())('dashboard webhooks on $name', (target) => {
     ).toBe(403);
     expect((await w.call('POST', '/webhooks/test', { cookie: admin })).statusCode).toBe(200);
     expect(received).toHaveLength(before + 1); // the Admin's test event only
+    expect((await w.call('GET', '/webhooks', { cookie: owner })).json().settings.endpointUrl).toBe(hookUrl);
+  });
+
+  it("refuses a merchant's TransactionKey the endpoint and the secret (a leaked key cannot redirect events)", async () => {
+    for (const [op, params] of [
+      ['SetWebhookEndpoint', { endpointUrl: 'https://evil.example/x' }],
+      ['RollWebhookSecret', {}],
+    ] as const) {
+      const r = await rawCall(w.t.app, op, params, w.a.as);
+      expect(r.status, op).toBe(500);
+      expect(r.body).toContain('not a TransactionKey');
+    }
     expect((await w.call('GET', '/webhooks', { cookie: owner })).json().settings.endpointUrl).toBe(hookUrl);
   });
 

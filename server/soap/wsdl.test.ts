@@ -57,6 +57,21 @@ const HTTP_OPERATIONS = [
   'GetSettlementSummary',
   // Issue 16: the merchant's settings (UpdateMerchantSettings takes a complex type).
   'GetMerchantSettings',
+  // Developers: the TransactionKey's status (RollTransactionKey and AuthorizeWebhookDelivery take
+  // an enumeration), the webhooks.
+  'GetTransactionKeyStatus',
+  'GetWebhookSettings',
+  'SetWebhookEndpoint',
+  'RollWebhookSecret',
+  'SignWebhook',
+  // The team (InviteUser and ChangeUserRole take an enumeration).
+  'ListUsers',
+  'RevokeInvitation',
+  'DisableUser',
+  'EnableUser',
+  'ResetUserSecondFactor',
+  'GetInvitation',
+  'AcceptInvitation',
 ];
 /** HTTP GET serves the reads only, unless SOAP_HTTP_GET_CHANGES (shared/contract/effects.ts). */
 const GET_OPERATIONS = HTTP_OPERATIONS.filter(
@@ -68,6 +83,13 @@ const GET_OPERATIONS = HTTP_OPERATIONS.filter(
       'BeginSecondFactorEnrolment',
       'VerifySecondFactor',
       'EndUserSession',
+      'SetWebhookEndpoint',
+      'RollWebhookSecret',
+      'RevokeInvitation',
+      'DisableUser',
+      'EnableUser',
+      'ResetUserSecondFactor',
+      'AcceptInvitation',
     ].includes(name),
 );
 

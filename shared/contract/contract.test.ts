@@ -214,9 +214,11 @@ describe('the contract table is consistent', () => {
         name,
       ).toBe(false);
     }
-    const used = new Set(
-      complexTypes.flatMap((t) => t.fields.flatMap((f) => (f.type.kind === 'enum' ? [f.type.type] : []))),
-    );
+    // A field's type, or an operation's parameter (TransactionKeyOverlap, WebhookDeliveryKind).
+    const used = new Set([
+      ...complexTypes.flatMap((t) => t.fields.flatMap((f) => (f.type.kind === 'enum' ? [f.type.type] : []))),
+      ...operations.flatMap((op) => op.params.flatMap((p) => (p.type.kind === 'enum' ? [p.type.type] : []))),
+    ]);
     expect([...used].sort()).toEqual([...names].sort());
   });
 

@@ -5,6 +5,7 @@
  *   GetWebhookSettings        the endpoint and whether a secret is set, never the secret (Admin)
  *   SetWebhookEndpoint        sets or clears the endpoint, checked as a session's WebhookUrl (Owner)
  *   RollWebhookSecret         a new whsec_… answered once; the old one signs 24 h more (Owner)
+ *                             (both: a signed-in user only, never a TransactionKey)
  *   SignWebhook               HMAC-SHA256 under each secret in use (checkout server only)
  *   AuthorizeWebhookDelivery  the user may resend or send a test event, recorded in the audit log
  *                             (Admin); the checkout, which owns the deliveries, then sends
@@ -67,12 +68,26 @@ async function getWebhookSettings(
   return answer(merchantId, await readWebhookSettings(deps.db, merchantId, deps.now()));
 }
 
+/**
+ * The endpoint and the secret are changed by a signed-in Owner only: a merchant's TransactionKey is
+ * refused, so a leaked key cannot send the merchant's events elsewhere or replace its secret.
+ */
+function ownerUserOf(principal: Principal, operation: string): string {
+  const merchantId = merchantOf(principal, operation);
+  if (principal.kind !== 'merchant' || !principal.user)
+    throw new PayframeError(
+      'forbidden',
+      `${operation} is for a signed-in user of the dashboard, not a TransactionKey.`,
+    );
+  return merchantId;
+}
+
 async function setEndpoint(
   params: OperationParams<'SetWebhookEndpoint'>,
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<Settings> {
-  const merchantId = merchantOf(call.principal, 'SetWebhookEndpoint');
+  const merchantId = ownerUserOf(call.principal, 'SetWebhookEndpoint');
   const url = checkedEndpoint(params.endpointUrl);
   return answer(merchantId, await setWebhookEndpoint(deps.db, merchantId, url, deps.now()));
 }
@@ -82,7 +97,7 @@ async function rollSecret(
   call: GatewayCall,
   deps: GatewayDeps,
 ): Promise<OperationResult<'RollWebhookSecret'>> {
-  const merchantId = merchantOf(call.principal, 'RollWebhookSecret');
+  const merchantId = ownerUserOf(call.principal, 'RollWebhookSecret');
   const r = await rollWebhookSecret(deps.db, deps.secrets, merchantId, deps.now());
   return {
     Success: true,

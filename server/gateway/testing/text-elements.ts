@@ -57,6 +57,8 @@ function neutralParams(op: Operation, bases: Bases): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const p of op.params) {
     if (p.type.kind === 'scalar') out[p.name] = bases.params?.[p.name] ?? NEUTRAL[p.type.type];
+    // A required enumeration (AuthorizeWebhookDelivery's kind): its first value, the neutral one.
+    else if (p.type.kind === 'enum') out[p.name] = bases.params?.[p.name] ?? p.type.values[0];
   }
   return out;
 }
