@@ -266,6 +266,12 @@ export function authorizeOperation(principal: Principal, operation: string): voi
   if (principal.kind === 'merchant' && access === 'service') {
     throw new PayframeError('forbidden', 'This operation is for the checkout server only.');
   }
+  if (access === 'merchantUser' && !(principal.kind === 'merchant' && principal.user)) {
+    throw new PayframeError(
+      'forbidden',
+      'This operation is for a signed-in user of the dashboard, not a TransactionKey.',
+    );
+  }
   // A dashboard user acts as its merchant within its role (user-roles.ts).
   if (principal.kind === 'merchant' && principal.user) {
     const least = leastRoleOf(operation);

@@ -15,14 +15,11 @@ import { databaseTargets } from '../testing/databases.ts';
 import { MAX_FAILURES } from './auth.ts';
 import { GATEWAY_HANDLERS } from './gateway.ts';
 import { accessOf } from './principal.ts';
-import { KEY_OPERATIONS_FOR_USERS_ONLY } from './operations/key-operations.ts';
-import { TEAM_CHANGES_FOR_USERS_ONLY } from './operations/team-operations.ts';
 
 const isPublic = (op: string) => accessOf(op) === 'public';
 const isServiceOnly = (op: string) => accessOf(op) === 'service';
 /** A merchant user's own session (the dashboard): a merchant's key is refused like the service's. */
-const isUserOnly = (op: string) =>
-  accessOf(op) === 'user' || TEAM_CHANGES_FOR_USERS_ONLY.has(op) || KEY_OPERATIONS_FOR_USERS_ONLY.has(op);
+const isUserOnly = (op: string) => accessOf(op) === 'user' || accessOf(op) === 'merchantUser';
 const serviceMay = (op: string) => accessOf(op) === 'service' || accessOf(op) === 'merchantOrService';
 import { TEST_CARDS } from './processor/simulator.ts';
 import {

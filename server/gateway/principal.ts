@@ -12,9 +12,12 @@ import type { OperationName } from '../../shared/contract/operations.ts';
  *     listing ended sessions for the checkout's own flows;
  *   - `user`: a merchant user's Login session (the dashboard), whether or not its second factor is
  *     verified yet. A user whose second factor is verified also acts as its merchant wherever a
- *     merchant may (`merchant`, `merchantOrService`); before that, only `user` operations answer.
+ *     merchant may (`merchant`, `merchantOrService`); before that, only `user` operations answer;
+ *   - `merchantUser`: a merchant user whose second factor is verified, never a TransactionKey — the
+ *     keys, the webhook secret and the team (issue 16): a leaked key must not swap itself for one
+ *     the merchant lacks, send the merchant's events elsewhere, or make itself a dashboard user.
  */
-export type Access = 'public' | 'merchant' | 'merchantOrService' | 'service' | 'user';
+export type Access = 'public' | 'merchant' | 'merchantOrService' | 'service' | 'user' | 'merchantUser';
 
 /** Every operation's access, checked by the compiler to name each operation once. */
 export const OPERATION_ACCESS: Record<OperationName, Access> = {
@@ -58,21 +61,21 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
   GetPaymentOverview: 'merchant',
   GetSettlementSummary: 'merchant',
   ListAuditEvents: 'merchant',
-  RollTransactionKey: 'merchant',
-  GetTransactionKeyStatus: 'merchant',
+  RollTransactionKey: 'merchantUser',
+  GetTransactionKeyStatus: 'merchantUser',
   GetWebhookSettings: 'merchant',
-  SetWebhookEndpoint: 'merchant',
-  RollWebhookSecret: 'merchant',
+  SetWebhookEndpoint: 'merchantUser',
+  RollWebhookSecret: 'merchantUser',
   SignWebhook: 'service',
   AuthorizeWebhookDelivery: 'merchant',
   // The team (issue 16); an invitation's link is the invitee's only credential: public, throttled.
   ListUsers: 'merchant',
-  InviteUser: 'merchant',
-  RevokeInvitation: 'merchant',
-  ChangeUserRole: 'merchant',
-  DisableUser: 'merchant',
-  EnableUser: 'merchant',
-  ResetUserSecondFactor: 'merchant',
+  InviteUser: 'merchantUser',
+  RevokeInvitation: 'merchantUser',
+  ChangeUserRole: 'merchantUser',
+  DisableUser: 'merchantUser',
+  EnableUser: 'merchantUser',
+  ResetUserSecondFactor: 'merchantUser',
   GetInvitation: 'public',
   AcceptInvitation: 'public',
   GetMerchantSettings: 'merchant',

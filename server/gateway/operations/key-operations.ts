@@ -118,12 +118,6 @@ export async function getTransactionKeyStatus(
   };
 }
 
-/** The key operations a merchant's TransactionKey may not call (a signed-in Owner only). */
-export const KEY_OPERATIONS_FOR_USERS_ONLY: ReadonlySet<string> = new Set([
-  'RollTransactionKey',
-  'GetTransactionKeyStatus',
-]);
-
 export const KEY_HANDLERS = {
   RollTransactionKey: rollTransactionKey,
   GetTransactionKeyStatus: getTransactionKeyStatus,

@@ -32,20 +32,6 @@ import {
 } from '../users/invitations.ts';
 import { changeMember, listMembers, type TeamChange, type TeamMember } from '../users/team.ts';
 
-/**
- * The team's changes are a signed-in Owner's: a merchant's TransactionKey passes the gateway's
- * access check (`merchant`) and is refused here, `forbidden` (an integration has no team to run, and
- * a leaked key must not make itself a dashboard user).
- */
-export const TEAM_CHANGES_FOR_USERS_ONLY: ReadonlySet<string> = new Set([
-  'InviteUser',
-  'RevokeInvitation',
-  'ChangeUserRole',
-  'DisableUser',
-  'EnableUser',
-  'ResetUserSecondFactor',
-]);
-
 /** Attempts with a token that cannot be used, per address, before the address waits. */
 export const INVITATION_FAILURES_PER_ADDRESS = 30;
 
