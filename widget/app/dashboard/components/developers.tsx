@@ -14,6 +14,8 @@ import { useMayManageKeys } from '../role.ts';
 import { useLoad } from '../use-load.ts';
 import { focusSoon } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
+import { ShownOnce, useCopy } from './shown-once.tsx';
+import { Confirm } from './confirm.tsx';
 import { WebhooksSection } from './webhooks-section.tsx';
 
 const OVERLAPS: readonly { value: KeyOverlap; label: MessageKey }[] = [
@@ -64,7 +66,7 @@ export function Developers() {
 
 function Snippet({ id, title, code }: { id: string; title: string; code: string }) {
   const { t } = useI18n();
-  const [copied, setCopied] = useState<string | null>(null);
+  const { message, copy } = useCopy();
   return (
     <div class="pd-snippet" data-testid={id}>
       <h3 id={`${id}-title`}>{title}</h3>
@@ -76,20 +78,13 @@ function Snippet({ id, title, code }: { id: string; title: string; code: string 
           type="button"
           class="pd-button"
           aria-describedby={`${id}-title`}
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(code);
-              setCopied(t('snippetCopied'));
-            } catch {
-              setCopied(t('snippetCopyFailed'));
-            }
-          }}
+          onClick={() => void copy(code, t('snippetCopied'), t('snippetCopyFailed'))}
         >
           {t('copyCode')}
         </button>
       </div>
       <p role="status" class="pd-muted">
-        {copied}
+        {message}
       </p>
     </div>
   );
@@ -103,7 +98,6 @@ function KeySection() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [newKey, setNewKey] = useState<{ key: string; until: string | null } | null>(null);
-  const [copied, setCopied] = useState<string | null>(null);
   const when = (iso: string | null) => (iso ? formatDateTime(iso, lang) : t('keyNeverUsed'));
 
   const roll = async () => {
@@ -115,7 +109,6 @@ function KeySection() {
     if (res.ok === false && res.status === 401) return;
     if (res.ok) {
       setAsking(false);
-      setCopied(null);
       setNewKey({ key: res.data.transactionKey, until: res.data.previousValidUntil });
       focusSoon('#new-key-title');
       await reload();
@@ -131,62 +124,27 @@ function KeySection() {
       <h2 id="key-title">{t('transactionKey')}</h2>
       <p>{t('keyShownOnce')}</p>
       {newKey ? (
-        <div class="pd-notice" data-testid="new-key">
-          <h3 id="new-key-title" tabIndex={-1}>
-            {t('newKeyTitle')}
-          </h3>
-          <p>
-            <strong>{t('newKeyOnce')}</strong>
-          </p>
-          <div class="pd-field">
-            <label for="new-key-value">{t('transactionKey')}</label>
-            <input
-              id="new-key-value"
-              class="pd-code"
-              type="text"
-              readOnly
-              autoComplete="off"
-              spellcheck={false}
-              value={newKey.key}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-          </div>
-          <p>
-            {newKey.until
+        <ShownOnce
+          id="new-key-value"
+          testId="new-key"
+          heading={t('newKeyTitle')}
+          headingLevel={3}
+          warning={t('newKeyOnce')}
+          label={t('transactionKey')}
+          value={newKey.key}
+          note={
+            newKey.until
               ? t('previousKeyUntil', { at: formatDateTime(newKey.until, lang) })
-              : t('previousKeyStopped')}
-          </p>
-          <div class="pd-actions">
-            <button
-              type="button"
-              class="pd-button pd-primary"
-              onClick={async () => {
-                try {
-                  await navigator.clipboard.writeText(newKey.key);
-                  setCopied(t('keyCopied'));
-                } catch {
-                  setCopied(t('keyCopyFailed'));
-                  focusSoon('#new-key-value');
-                }
-              }}
-            >
-              {t('copyKey')}
-            </button>
-            <button
-              type="button"
-              class="pd-button"
-              onClick={() => {
-                setNewKey(null);
-                focusSoon('#roll-key');
-              }}
-            >
-              {t('newKeyDone')}
-            </button>
-          </div>
-          <p role="status" class="pd-muted">
-            {copied}
-          </p>
-        </div>
+              : t('previousKeyStopped')
+          }
+          copyLabel={t('copyKey')}
+          copied={t('keyCopied')}
+          copyFailed={t('keyCopyFailed')}
+          onDone={() => {
+            setNewKey(null);
+            focusSoon('#roll-key');
+          }}
+        />
       ) : null}
       {status.state === 'loading' ? <Loading /> : null}
       {status.state === 'failed' ? <LoadFailed retry={() => void reload()} /> : null}
@@ -214,8 +172,16 @@ function KeySection() {
         {error}
       </p>
       {asking ? (
-        <div class="pd-confirm" role="group" aria-labelledby="roll-question">
-          <p id="roll-question">{t('rollQuestion')}</p>
+        <Confirm
+          question={t('rollQuestion')}
+          confirmId="confirm-roll"
+          confirm={t('confirmRoll')}
+          onConfirm={roll}
+          onDismiss={() => {
+            setAsking(false);
+            focusSoon('#roll-key');
+          }}
+        >
           <fieldset>
             <legend>{t('overlapLegend')}</legend>
             {OVERLAPS.map((o) => (
@@ -232,30 +198,7 @@ function KeySection() {
               </div>
             ))}
           </fieldset>
-          <div class="pd-actions">
-            <button
-              type="button"
-              id="confirm-roll"
-              class="pd-button pd-primary"
-              aria-disabled={busy ? 'true' : undefined}
-              onClick={() => void roll()}
-            >
-              {t('confirmRoll')}
-            </button>
-            <button
-              type="button"
-              class="pd-button"
-              aria-disabled={busy ? 'true' : undefined}
-              onClick={() => {
-                if (busy) return;
-                setAsking(false);
-                focusSoon('#roll-key');
-              }}
-            >
-              {t('notNow')}
-            </button>
-          </div>
-        </div>
+        </Confirm>
       ) : (
         <button
           type="button"

@@ -10,6 +10,7 @@ import { api, type Result } from '../api.ts';
 import type { PaymentDetail, TransactionResult } from '../api-types.ts';
 import { amountProblem, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
+import { Confirm, NotNow } from './confirm.tsx';
 import { Field, focusFirstInvalid, focusSoon } from './field.tsx';
 
 type Action = 'refund' | 'void' | 'capture';
@@ -202,57 +203,5 @@ function AmountForm({ id, label, max, confirm, onConfirm, onDismiss }: AmountFor
         <NotNow busy={busy} onDismiss={onDismiss} />
       </div>
     </form>
-  );
-}
-
-interface ConfirmProps {
-  question: string;
-  confirmId: string;
-  confirm: string;
-  onConfirm: () => Promise<void>;
-  onDismiss: () => void;
-}
-
-/** A question and its two answers; the first answer has focus when it appears. */
-export function Confirm({ question, confirmId, confirm, onConfirm, onDismiss }: ConfirmProps) {
-  const [busy, setBusy] = useState(false);
-  return (
-    <div class="pd-confirm" role="group" aria-labelledby={`${confirmId}-question`}>
-      <p id={`${confirmId}-question`}>{question}</p>
-      <div class="pd-actions">
-        <button
-          type="button"
-          id={confirmId}
-          class="pd-button pd-primary"
-          aria-disabled={busy ? 'true' : undefined}
-          onClick={async () => {
-            if (busy) return;
-            setBusy(true);
-            await onConfirm();
-            setBusy(false);
-          }}
-        >
-          {confirm}
-        </button>
-        <NotNow busy={busy} onDismiss={onDismiss} />
-      </div>
-    </div>
-  );
-}
-
-/** Leaves a question unanswered; inert while its answer is on its way (the question stays until it is in). */
-function NotNow({ busy, onDismiss }: { busy: boolean; onDismiss: () => void }) {
-  const { t } = useI18n();
-  return (
-    <button
-      type="button"
-      class="pd-button"
-      aria-disabled={busy ? 'true' : undefined}
-      onClick={() => {
-        if (!busy) onDismiss();
-      }}
-    >
-      {t('notNow')}
-    </button>
   );
 }

@@ -14,7 +14,7 @@ import { useLoad } from '../use-load.ts';
 import { focusSoon } from './field.tsx';
 import { LinkForm } from './link-form.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
-import { Confirm } from './payment-actions.tsx';
+import { Confirm } from './confirm.tsx';
 import { svgImage } from './second-factor.tsx';
 
 export function PaymentLinks() {

@@ -11,7 +11,7 @@ import { useMayActOnPayments } from '../role.ts';
 import { useLoad } from '../use-load.ts';
 import { focusSoon } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
-import { Confirm } from './payment-actions.tsx';
+import { Confirm } from './confirm.tsx';
 
 export function Settlement() {
   const { t, lang } = useI18n();

@@ -15,7 +15,7 @@ import { useLoad } from '../use-load.ts';
 import { useContext } from 'preact/hooks';
 import { Field, focusFirstInvalid, focusSoon, Select } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
-import { Confirm } from './payment-actions.tsx';
+import { Confirm, ConfirmButtons } from './confirm.tsx';
 
 const ROLES: readonly UserRole[] = ['Owner', 'Admin', 'Staff', 'Viewer'];
 const ROLE_KEY: Record<UserRole, MessageKey> = {
@@ -304,7 +304,11 @@ function UserList({
                     onChange={(v) => setNewRole(v as UserRole)}
                     options={ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }))}
                   />
-                  <RoleButtons onConfirm={() => act(user, 'role')} onDismiss={() => dismiss(user, 'role')} />
+                  <ConfirmButtons
+                    confirm={t('confirmRole')}
+                    onConfirm={() => act(user, 'role')}
+                    onDismiss={() => dismiss(user, 'role')}
+                  />
                 </div>
               ) : null}
               {open === 'disable' || open === 'enable' || open === 'reset' ? (
@@ -334,39 +338,6 @@ function UserList({
         })}
       </ul>
     </section>
-  );
-}
-
-/** The role question's own buttons: Confirm role, Not now (inert while the answer is on its way). */
-function RoleButtons({ onConfirm, onDismiss }: { onConfirm: () => Promise<void>; onDismiss: () => void }) {
-  const { t } = useI18n();
-  const [busy, setBusy] = useState(false);
-  return (
-    <div class="pd-actions">
-      <button
-        type="button"
-        class="pd-button pd-primary"
-        aria-disabled={busy ? 'true' : undefined}
-        onClick={async () => {
-          if (busy) return;
-          setBusy(true);
-          await onConfirm();
-          setBusy(false);
-        }}
-      >
-        {t('confirmRole')}
-      </button>
-      <button
-        type="button"
-        class="pd-button"
-        aria-disabled={busy ? 'true' : undefined}
-        onClick={() => {
-          if (!busy) onDismiss();
-        }}
-      >
-        {t('notNow')}
-      </button>
-    </div>
   );
 }
 

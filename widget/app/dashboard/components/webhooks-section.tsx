@@ -16,6 +16,8 @@ import { useMayManageKeys, useMayReadWebhooks } from '../role.ts';
 import { useLoad } from '../use-load.ts';
 import { Field, focusFirstInvalid, focusSoon } from './field.tsx';
 import { LoadFailed, Loading } from './page.tsx';
+import { ShownOnce } from './shown-once.tsx';
+import { Confirm } from './confirm.tsx';
 
 export function WebhooksSection() {
   const { t } = useI18n();
@@ -174,7 +176,6 @@ function Secret({ settings, onRolled }: { settings: WebhookSettings; onRolled: (
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ value: string; until: string | null } | null>(null);
-  const [copied, setCopied] = useState<string | null>(null);
   const has = settings.secretCreatedAt !== null;
 
   const roll = async () => {
@@ -185,7 +186,6 @@ function Secret({ settings, onRolled }: { settings: WebhookSettings; onRolled: (
     setBusy(false);
     if (res.ok) {
       setAsking(false);
-      setCopied(null);
       setSecret({ value: res.data.secret, until: res.data.previousSecretValidUntil });
       focusSoon('#new-secret-title');
       await onRolled();
@@ -206,60 +206,25 @@ function Secret({ settings, onRolled }: { settings: WebhookSettings; onRolled: (
         <p>{t('whPreviousSecretUntil', { at: formatDateTime(settings.previousSecretValidUntil, lang) })}</p>
       ) : null}
       {secret ? (
-        <div class="pd-notice" data-testid="new-secret">
-          <h4 id="new-secret-title" tabIndex={-1}>
-            {t('whNewSecretTitle')}
-          </h4>
-          <p>
-            <strong>{t('whNewSecretOnce')}</strong>
-          </p>
-          <div class="pd-field">
-            <label for="new-secret-value">{t('whSecret')}</label>
-            <input
-              id="new-secret-value"
-              class="pd-code"
-              type="text"
-              readOnly
-              autoComplete="off"
-              spellcheck={false}
-              value={secret.value}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-          </div>
-          {secret.until ? (
-            <p>{t('whPreviousSecretUntil', { at: formatDateTime(secret.until, lang) })}</p>
-          ) : null}
-          <div class="pd-actions">
-            <button
-              type="button"
-              class="pd-button pd-primary"
-              onClick={async () => {
-                try {
-                  await navigator.clipboard.writeText(secret.value);
-                  setCopied(t('whSecretCopied'));
-                } catch {
-                  setCopied(t('whSecretCopyFailed'));
-                  focusSoon('#new-secret-value');
-                }
-              }}
-            >
-              {t('whCopySecret')}
-            </button>
-            <button
-              type="button"
-              class="pd-button"
-              onClick={() => {
-                setSecret(null);
-                focusSoon('#roll-secret');
-              }}
-            >
-              {t('newKeyDone')}
-            </button>
-          </div>
-          <p role="status" class="pd-muted">
-            {copied}
-          </p>
-        </div>
+        <ShownOnce
+          id="new-secret-value"
+          testId="new-secret"
+          heading={t('whNewSecretTitle')}
+          headingLevel={4}
+          warning={t('whNewSecretOnce')}
+          label={t('whSecret')}
+          value={secret.value}
+          note={
+            secret.until ? t('whPreviousSecretUntil', { at: formatDateTime(secret.until, lang) }) : undefined
+          }
+          copyLabel={t('whCopySecret')}
+          copied={t('whSecretCopied')}
+          copyFailed={t('whSecretCopyFailed')}
+          onDone={() => {
+            setSecret(null);
+            focusSoon('#roll-secret');
+          }}
+        />
       ) : null}
       <p role="alert" class={error ? 'pd-alert' : 'pd-empty'}>
         {error}
@@ -267,32 +232,16 @@ function Secret({ settings, onRolled }: { settings: WebhookSettings; onRolled: (
       {!mayChange ? (
         <p class="pd-muted">{t('whOwnerOnly')}</p>
       ) : asking ? (
-        <div class="pd-confirm" role="group" aria-labelledby="roll-secret-question">
-          <p id="roll-secret-question">{t('whRollQuestion')}</p>
-          <div class="pd-actions">
-            <button
-              type="button"
-              id="confirm-roll-secret"
-              class="pd-button pd-primary"
-              aria-disabled={busy ? 'true' : undefined}
-              onClick={() => void roll()}
-            >
-              {t('whConfirmRoll')}
-            </button>
-            <button
-              type="button"
-              class="pd-button"
-              aria-disabled={busy ? 'true' : undefined}
-              onClick={() => {
-                if (busy) return;
-                setAsking(false);
-                focusSoon('#roll-secret');
-              }}
-            >
-              {t('notNow')}
-            </button>
-          </div>
-        </div>
+        <Confirm
+          question={t('whRollQuestion')}
+          confirmId="confirm-roll-secret"
+          confirm={t('whConfirmRoll')}
+          onConfirm={roll}
+          onDismiss={() => {
+            setAsking(false);
+            focusSoon('#roll-secret');
+          }}
+        />
       ) : (
         <button
           type="button"
