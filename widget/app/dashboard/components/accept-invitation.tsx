@@ -4,7 +4,7 @@
  * factor is set up. The token is read from the fragment, which no server ever receives, and sent in
  * a JSON body only.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { UserRole } from '../api-types.ts';
 import { useI18n } from '../i18n/context.ts';
@@ -26,6 +26,10 @@ type Errors = { username?: string; password?: string; confirm?: string };
 export function AcceptInvitation() {
   const { t } = useI18n();
   const [token] = useState(() => location.hash.replace(/^#/, ''));
+  // The token stays in this page's state only: not in the address bar, the history or a bookmark.
+  useEffect(() => {
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  }, []);
   const [loaded, reload] = useLoad(() => api.invitation(token), [token]);
   const form = useRef<HTMLFormElement>(null);
   const [username, setUsername] = useState('');

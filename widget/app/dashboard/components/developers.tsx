@@ -110,12 +110,13 @@ function KeySection() {
     if (res.ok) {
       setAsking(false);
       setNewKey({ key: res.data.transactionKey, until: res.data.previousValidUntil });
-      focusSoon('#new-key-title');
       await reload();
+    } else if (res.kind === 'http') {
+      setError(t('actionRefused', { message: res.error.message }));
     } else {
-      setError(
-        res.kind === 'http' ? t('actionRefused', { message: res.error.message }) : t('outcomeUnknown'),
-      );
+      setError(t('outcomeUnknown'));
+      // The key may have changed: the status read again says whether it did.
+      void reload();
     }
   };
 

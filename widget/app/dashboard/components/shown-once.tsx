@@ -3,7 +3,7 @@
  * read-only field to copy, with Copy and Done. The value lives only in the state of the page that
  * made it; Done (or leaving the page) forgets it, and it is never shown again.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useI18n } from '../i18n/context.ts';
 import { focusSoon } from './field.tsx';
 
@@ -31,7 +31,7 @@ export function useCopy(): {
 }
 
 interface Props {
-  /** The field's id; the notice's heading is `${id}-title`, focused when it appears. */
+  /** The field's id; the notice's heading is `${id}-title`, focused when the notice mounts. */
   id: string;
   testId: string;
   heading: string;
@@ -52,9 +52,12 @@ export function ShownOnce(p: Props) {
   const { t } = useI18n();
   const { message, copy } = useCopy();
   const Heading = p.headingLevel === 3 ? 'h3' : 'h4';
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The notice takes the focus when it appears, so a screen reader reads it and Copy is near.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <div class="pd-notice" data-testid={p.testId}>
-      <Heading id={`${p.id}-title`} tabIndex={-1}>
+      <Heading id={`${p.id}-title`} ref={heading} tabIndex={-1}>
         {p.heading}
       </Heading>
       <p>

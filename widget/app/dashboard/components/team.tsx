@@ -193,6 +193,8 @@ function UserList({
     if (!res.ok && res.status === 401) return;
     setAsking(null);
     if (!res.ok) return onDone(refusal(t, res), false);
+    // A change of oneself (one's own role above all) changes what the app may show: it starts again.
+    if (me?.user.name.toLowerCase() === user.name.toLowerCase()) return location.reload();
     const name = user.name;
     const text =
       what === 'role'

@@ -6,7 +6,7 @@
  * endpoint and the secret are an Owner's; Staff and Viewers are told who may (the server refuses
  * them anyway).
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { WebhookDeliveryDetail, WebhookDeliveryRow, WebhookSettings } from '../api-types.ts';
 import { formatDateTime } from '../format.ts';
@@ -32,46 +32,97 @@ export function WebhooksSection() {
 }
 
 function WebhooksBody() {
+  const { t, lang } = useI18n();
   const [loaded, reload] = useLoad(() => api.webhooks(), []);
   // Pages after the first, appended by Show more; cleared when the list is read again.
   const [more, setMore] = useState<{ rows: WebhookDeliveryRow[]; hasMore: boolean } | null>(null);
   const [open, setOpen] = useState<WebhookDeliveryDetail | null>(null);
+  // A new secret, shown once: kept here, so that a failed read of the list after the roll keeps it.
+  const [secret, setSecret] = useState<{ value: string; until: string | null } | null>(null);
+  // Each read of the list starts a generation; a page of Show more asked for in an older one is
+  // dropped. `paging` refuses a second Show more while one is on its way.
+  const generation = useRef(0);
+  const paging = useRef(false);
   const refresh = async () => {
+    generation.current++;
     setMore(null);
     await reload();
   };
-  if (loaded.state === 'loading') return <Loading />;
-  if (loaded.state === 'failed') return <LoadFailed retry={() => void reload()} />;
-  const rows = [...loaded.data.deliveries, ...(more?.rows ?? [])];
-  const hasMore = more ? more.hasMore : loaded.data.hasMore;
+  const ok = loaded.state === 'ok' ? loaded : null;
+  const rows = ok ? [...ok.data.deliveries, ...(more?.rows ?? [])] : [];
+  const hasMore = ok ? (more ? more.hasMore : ok.data.hasMore) : false;
+  // The notice keeps its place among the children whatever the list's state, so it is never made
+  // again (which would take the focus back to it).
   return (
     <>
-      <Endpoint settings={loaded.data.settings} onSaved={refresh} />
-      <Secret settings={loaded.data.settings} onRolled={refresh} />
-      <Deliveries
-        rows={rows}
-        hasMore={hasMore}
-        busy={loaded.busy}
-        endpointSet={loaded.data.settings.endpointUrl !== null}
-        onMore={async () => {
-          const last = rows.at(-1);
-          if (!last) return;
-          const res = await api.webhookDeliveries(last.id);
-          if (res.ok)
-            setMore({ rows: [...(more?.rows ?? []), ...res.data.deliveries], hasMore: res.data.hasMore });
-          return res.ok;
-        }}
-        onOpen={(d) => {
-          setOpen(d);
-          focusSoon('#delivery-title');
-        }}
-        onSent={async (d) => {
-          await refresh();
-          setOpen(d);
-          focusSoon('#delivery-title');
-        }}
-      />
-      {open ? (
+      {ok ? <Endpoint settings={ok.data.settings} onSaved={refresh} /> : null}
+      {secret ? (
+        <ShownOnce
+          id="new-secret-value"
+          testId="new-secret"
+          heading={t('whNewSecretTitle')}
+          headingLevel={3}
+          warning={t('whNewSecretOnce')}
+          label={t('whSecret')}
+          value={secret.value}
+          note={
+            secret.until ? t('whPreviousSecretUntil', { at: formatDateTime(secret.until, lang) }) : undefined
+          }
+          copyLabel={t('whCopySecret')}
+          copied={t('whSecretCopied')}
+          copyFailed={t('whSecretCopyFailed')}
+          onDone={() => {
+            setSecret(null);
+            focusSoon('#roll-secret');
+          }}
+        />
+      ) : null}
+      {ok ? (
+        <Secret
+          settings={ok.data.settings}
+          onRolled={async (made) => {
+            setSecret(made);
+            await refresh();
+          }}
+        />
+      ) : loaded.state === 'failed' ? (
+        <LoadFailed retry={() => void refresh()} />
+      ) : (
+        <Loading />
+      )}
+      {ok ? (
+        <Deliveries
+          rows={rows}
+          hasMore={hasMore}
+          busy={ok.busy}
+          endpointSet={ok.data.settings.endpointUrl !== null}
+          onMore={async () => {
+            const last = rows.at(-1);
+            if (!last || paging.current) return;
+            paging.current = true;
+            const mine = generation.current;
+            const res = await api.webhookDeliveries(last.id);
+            paging.current = false;
+            if (mine !== generation.current) return;
+            if (res.ok)
+              setMore((was) => ({
+                rows: [...(was?.rows ?? []), ...res.data.deliveries],
+                hasMore: res.data.hasMore,
+              }));
+            return res.ok;
+          }}
+          onOpen={(d) => {
+            setOpen(d);
+            focusSoon('#delivery-title');
+          }}
+          onSent={async (d) => {
+            await refresh();
+            setOpen(d);
+            focusSoon('#delivery-title');
+          }}
+        />
+      ) : null}
+      {ok && open ? (
         <DeliveryDetail
           delivery={open}
           onResent={async (d) => {
@@ -169,13 +220,18 @@ function Endpoint({ settings, onSaved }: { settings: WebhookSettings; onSaved: (
   );
 }
 
-function Secret({ settings, onRolled }: { settings: WebhookSettings; onRolled: () => Promise<void> }) {
+function Secret({
+  settings,
+  onRolled,
+}: {
+  settings: WebhookSettings;
+  onRolled: (made: { value: string; until: string | null }) => Promise<void>;
+}) {
   const { t, lang } = useI18n();
   const mayChange = useMayManageKeys();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [secret, setSecret] = useState<{ value: string; until: string | null } | null>(null);
   const has = settings.secretCreatedAt !== null;
 
   const roll = async () => {
@@ -186,9 +242,7 @@ function Secret({ settings, onRolled }: { settings: WebhookSettings; onRolled: (
     setBusy(false);
     if (res.ok) {
       setAsking(false);
-      setSecret({ value: res.data.secret, until: res.data.previousSecretValidUntil });
-      focusSoon('#new-secret-title');
-      await onRolled();
+      await onRolled({ value: res.data.secret, until: res.data.previousSecretValidUntil });
     } else if (res.kind === 'http') {
       setError(t('actionRefused', { message: res.error.message }));
     } else {
@@ -204,27 +258,6 @@ function Secret({ settings, onRolled }: { settings: WebhookSettings; onRolled: (
       </p>
       {settings.previousSecretValidUntil ? (
         <p>{t('whPreviousSecretUntil', { at: formatDateTime(settings.previousSecretValidUntil, lang) })}</p>
-      ) : null}
-      {secret ? (
-        <ShownOnce
-          id="new-secret-value"
-          testId="new-secret"
-          heading={t('whNewSecretTitle')}
-          headingLevel={4}
-          warning={t('whNewSecretOnce')}
-          label={t('whSecret')}
-          value={secret.value}
-          note={
-            secret.until ? t('whPreviousSecretUntil', { at: formatDateTime(secret.until, lang) }) : undefined
-          }
-          copyLabel={t('whCopySecret')}
-          copied={t('whSecretCopied')}
-          copyFailed={t('whSecretCopyFailed')}
-          onDone={() => {
-            setSecret(null);
-            focusSoon('#roll-secret');
-          }}
-        />
       ) : null}
       <p role="alert" class={error ? 'pd-alert' : 'pd-empty'}>
         {error}
@@ -309,9 +342,13 @@ function Deliveries({
     }
   };
 
+  // Only the latest Details asked for is opened: an older answer arriving after it is dropped.
+  const latest = useRef(0);
   const open = async (id: string) => {
     setError(null);
+    const mine = ++latest.current;
     const res = await api.webhookDelivery(id);
+    if (mine !== latest.current) return;
     if (res.ok) onOpen(res.data.delivery);
     else setError(t('loadFailed'));
   };
