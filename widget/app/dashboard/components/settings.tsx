@@ -7,7 +7,7 @@
  * whole settings; the gateway checks them (a refused value names its field, nothing is saved) and
  * refuses a Viewer's or Staff's change (403): the page offers them the settings read-only.
  */
-import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { PREVIEW_MESSAGE, PREVIEW_READY, type PreviewDraft } from '../../pay/preview.ts';
 import { api } from '../api.ts';
 import type { MerchantSettings, SettingsChange } from '../api-types.ts';
@@ -133,15 +133,25 @@ function Check({
   label,
   checked,
   onChange,
+  errorId,
 }: {
   id: string;
   label: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
+  /** The id of the error this box is marked invalid by, when there is one. */
+  errorId?: string | undefined;
 }) {
   return (
     <div class="pd-check">
-      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        aria-invalid={errorId ? 'true' : undefined}
+        aria-describedby={errorId}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+      />
       <label for={id}>{label}</label>
     </div>
   );
@@ -152,6 +162,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
   const may = mayChangeSettings(useContext(RoleContext));
   const form = useRef<HTMLFormElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [newOrigin, setNewOrigin] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -167,8 +178,10 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
   const text = (name: keyof Draft) => (e: { currentTarget: HTMLInputElement }) =>
     set(name, e.currentTarget.value as never);
 
-  // The preview frame says when it listens (again after each load); it then gets every draft.
-  useEffect(() => {
+  // The preview frame says when it listens (again after each load); it then gets every draft. The
+  // listener is there before the frame can speak (a layout effect runs as the frame is inserted), and
+  // the frame's load counts as ready too, in case its one message was missed all the same.
+  useLayoutEffect(() => {
     const heard = (e: MessageEvent) => {
       const from = frame.current?.contentWindow;
       if (e.origin !== location.origin || !from || e.source !== from) return;
@@ -231,6 +244,10 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
     setFailure(null);
     setSaved(false);
     if (Object.keys(found).length > 0) return focusFirstInvalid(form.current);
+    // The form's fields are disabled while it is saved (what is typed meanwhile would be replaced by
+    // the saved settings): the focus waits on Save, which stays focusable.
+    if (form.current?.contains(document.activeElement) && document.activeElement !== saveButton.current)
+      saveButton.current?.focus();
     setBusy(true);
     const res = await api.saveSettings(changeOf(draft));
     setBusy(false);
@@ -276,7 +293,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
         <div role="alert" class={failure ? 'pd-alert' : 'pd-empty'}>
           {failure}
         </div>
-        <fieldset disabled={!may}>
+        <fieldset disabled={!may || busy}>
           <legend>{t('settingsBusiness')}</legend>
           <Field
             id="settings-display-name"
@@ -319,7 +336,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
             error={errors.logoUrl}
           />
         </fieldset>
-        <fieldset disabled={!may}>
+        <fieldset disabled={!may || busy}>
           <legend>{t('settingsBranding')}</legend>
           <div class="pd-color">
             <Field
@@ -357,7 +374,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
             error={errors.cornerRadius}
           />
         </fieldset>
-        <fieldset disabled={!may}>
+        <fieldset disabled={!may || busy}>
           <legend>{t('settingsCheckout')}</legend>
           <Check
             id="settings-name-on-card"
@@ -391,6 +408,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
               label={t('methodCard')}
               checked={draft.card}
               onChange={(v) => set('card', v)}
+              errorId={errors.methods ? 'settings-methods-error' : undefined}
             />
             <Check
               id="settings-ach"
@@ -403,7 +421,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
             </p>
           </fieldset>
         </fieldset>
-        <fieldset disabled={!may}>
+        <fieldset disabled={!may || busy}>
           <legend>{t('settingsOrigins')}</legend>
           <p class="pd-hint">{t('settingsOriginsIntro')}</p>
           {draft.origins.length === 0 ? (
@@ -453,7 +471,12 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
           ) : null}
         </fieldset>
         {may ? (
-          <button type="submit" class="pd-button pd-primary" aria-disabled={busy ? 'true' : undefined}>
+          <button
+            type="submit"
+            ref={saveButton}
+            class="pd-button pd-primary"
+            aria-disabled={busy ? 'true' : undefined}
+          >
             {t('settingsSave')}
           </button>
         ) : null}
@@ -469,6 +492,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
           class="pd-preview-frame"
           src="/pay/preview"
           title={t('settingsPreviewFrame')}
+          onLoad={() => setFrameReady((n) => n + 1)}
           data-testid="settings-preview"
         />
       </aside>
