@@ -110,6 +110,13 @@ describe.each(databaseTargets())('signatures during a TransactionKey roll ($name
     expect(verifyRedirect(url, made)).toEqual(BOTH);
     expect(verifyRedirect(url, old)).toEqual(BOTH);
     expect(verifyRedirect(url, `${made}x`)).toEqual(NEITHER);
+    // Paid again (a lost answer, another key): the checkout answers from its own record, which keeps
+    // the new key's signature only; the previous key's is made again, so the old key still verifies.
+    const again = (await pay(w.app, token, cardBody())).json() as { status: string; redirectUrl: string };
+    expect(again.status).toBe('already_paid');
+    expect(new URL(again.redirectUrl).searchParams.get('signature')).toBe(params.get('signature'));
+    expect(verifyRedirect(again.redirectUrl, old)).toEqual(BOTH);
+    expect(verifyRedirect(again.redirectUrl, made)).toEqual(BOTH);
 
     expect((await w.checkout.deliverWebhooks()).delivered).toBe(1);
     const got = received.at(-1)!;

@@ -45,15 +45,32 @@ export async function signedRedirectUrl(signer: Signer, p: Payment): Promise<str
   const params = redirectParams({ ...p, token: p.sessionToken });
   const url = new URL(p.returnUrl);
   for (const name of REDIRECT_PARAMS) url.searchParams.set(name, params[name]);
-  // The gateway's signatures when it gave them; else the signer's (every key that signs now).
-  const [signature, previous] = p.redirectSignature
-    ? [p.redirectSignature, p.redirectSignaturePrevious ?? null]
-    : await signer.signAll(p.merchantId, canonicalRedirectString(params));
-  url.searchParams.set('signature', signature!);
+  const [signature, previous] = await signaturesOf(signer, p, params);
+  url.searchParams.set('signature', signature);
   // During a TransactionKey roll's overlap, the previous key's too; never one the ReturnUrl brought.
   if (previous) url.searchParams.set(PREVIOUS_SIGNATURE_PARAM, previous);
   else url.searchParams.delete(PREVIOUS_SIGNATURE_PARAM);
   return url.href;
+}
+
+/**
+ * The redirect's signatures: the gateway's, as its answer gave them (the new key's, and the previous
+ * key's during a roll's overlap); else the signer's, every key that signs now — for a payment read
+ * back from the checkout's database, which keeps one signature, made under the key of its day. When
+ * signing fails, a stored signature is kept as it is: the redirect is never left unsigned by it.
+ */
+async function signaturesOf(
+  signer: Signer,
+  p: Payment,
+  params: ReturnType<typeof redirectParams>,
+): Promise<[string, string | null]> {
+  if (p.redirectSignature && p.redirectSignaturePrevious !== undefined)
+    return [p.redirectSignature, p.redirectSignaturePrevious];
+  const text = canonicalRedirectString(params);
+  const all = p.redirectSignature
+    ? await signer.signAll(p.merchantId, text).catch(() => [p.redirectSignature!])
+    : await signer.signAll(p.merchantId, text);
+  return [all[0]!, all[1] ?? null];
 }
 
 export type PaidBody = { status: 'succeeded' | 'already_paid'; receipt: Receipt; redirectUrl: string | null };
