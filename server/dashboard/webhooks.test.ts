@@ -180,10 +180,11 @@ describe.each(databaseTargets())('dashboard webhooks on $name', (target) => {
     expect((await w.call('GET', '/webhooks', { cookie: owner })).json().settings.endpointUrl).toBe(hookUrl);
   });
 
-  it("refuses a merchant's TransactionKey the endpoint and the secret (a leaked key cannot redirect events)", async () => {
+  it("refuses a merchant's TransactionKey the endpoint, the secret and a delivery (a leaked key cannot redirect events)", async () => {
     for (const [op, params] of [
       ['SetWebhookEndpoint', { endpointUrl: 'https://evil.example/x' }],
       ['RollWebhookSecret', {}],
+      ['AuthorizeWebhookDelivery', { kind: 'TestEvent' }],
     ] as const) {
       const r = await rawCall(w.t.app, op, params, w.a.as);
       expect(r.status, op).toBe(500);
@@ -201,5 +202,15 @@ describe.each(databaseTargets())('dashboard webhooks on $name', (target) => {
     expect(actions).toContain('operation.RollWebhookSecret:success');
     expect(actions).toContain('operation.AuthorizeWebhookDelivery:success');
     expect(actions).toContain('operation.RollWebhookSecret:failure'); // the Admin's, refused
+    // A resend's record says which event.
+    const permits = await w.db.query<{ detail: unknown }>(
+      `select detail from audit_events where action = 'operation.AuthorizeWebhookDelivery' and outcome = 'success'`,
+    );
+    const details = permits.rows.map((r) =>
+      typeof r.detail === 'string' ? (JSON.parse(r.detail) as Record<string, unknown>) : r.detail,
+    );
+    expect(details).toContainEqual(
+      expect.objectContaining({ kind: 'Resend', eventID: expect.stringMatching(/^evt_/) as unknown }),
+    );
   });
 });

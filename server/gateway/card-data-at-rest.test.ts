@@ -16,6 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { totpCode } from './users/totp.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../shared/card/card-number-in-text.ts';
 import { cardsOfEveryBrand, spellings } from '../../shared/card/card-spellings.test-support.ts';
@@ -213,10 +214,30 @@ for (const target of databaseTargets()) {
         { loginRequest: { UserName: 'text.user', Password: PASSWORD, ProfileInfo: false } },
         null,
       );
+      // An Owner with its second factor verified, for the operations a TransactionKey may not call.
+      await createUser(w.db, { merchantId: w.merchant.id, username: 'text.owner', password: PASSWORD });
+      const ownerLogin = await soapCall(
+        w.app,
+        'Login',
+        { loginRequest: { UserName: 'text.owner', Password: PASSWORD, ProfileInfo: false } },
+        null,
+      );
+      const ownerToken = (ownerLogin.result as { Data: string }).Data;
+      const setup = (await soapCall(w.app, 'BeginSecondFactorEnrolment', {}, { bearer: ownerToken }))
+        .result as {
+        SetupKey: string;
+      };
+      await soapCall(
+        w.app,
+        'VerifySecondFactor',
+        { code: totpCode(setup.SetupKey, new Date()) },
+        { bearer: ownerToken },
+      );
       const callers: Callers = {
         merchant: { merchantId: w.merchant.id, key: w.merchant.key },
         serviceKey: SERVICE_KEY,
         userToken: (login.result as { Data: string }).Data,
+        ownerToken,
       };
       const problems: string[] = [];
       let n = 0;

@@ -67,7 +67,7 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
   SetWebhookEndpoint: 'merchantUser',
   RollWebhookSecret: 'merchantUser',
   SignWebhook: 'service',
-  AuthorizeWebhookDelivery: 'merchant',
+  AuthorizeWebhookDelivery: 'merchantUser',
   // The team (issue 16); an invitation's link is the invitee's only credential: public, throttled.
   ListUsers: 'merchant',
   InviteUser: 'merchantUser',
@@ -79,7 +79,7 @@ export const OPERATION_ACCESS: Record<OperationName, Access> = {
   GetInvitation: 'public',
   AcceptInvitation: 'public',
   GetMerchantSettings: 'merchant',
-  UpdateMerchantSettings: 'merchant',
+  UpdateMerchantSettings: 'merchantUser',
 };
 
 /** The access of an operation named by a caller (SOAPAction, URL path); unknown names: merchant. */

@@ -1,6 +1,7 @@
 /**
  * GetMerchantSettings and UpdateMerchantSettings (settings-operations.ts) through the real SOAP
- * endpoint, on every database target: a merchant reads and replaces its own settings; every value
+ * endpoint, on every database target: a merchant reads its own settings and an Owner or Admin replaces them
+ * (never its TransactionKey: forbidden); every value
  * is checked (a refused one names its field and nothing is saved); a new session and the widget's
  * frame-ancestors use the change at once (the cache forgets the merchant); a Viewer reads but its
  * change is refused and recorded as operation.UpdateMerchantSettings; an Admin's change is recorded.
@@ -23,14 +24,16 @@ const NEW_ORIGIN = 'https://store.alpha.example';
 
 describe.each(databaseTargets())('Merchant settings ($name)', (target) => {
   let w: UsersWorld;
+  let owner: string; // an Owner's verified session: the settings change only through a user
   beforeAll(async () => {
     w = await openUsersWorld(target);
+    owner = await signedIn('oli.owner', 'owner');
   });
   afterAll(() => w.close());
 
   const get = () => call(w.app, 'GetMerchantSettings', {}, w.a.as);
   const update = (settings: Input): Promise<Result> =>
-    call(w.app, 'UpdateMerchantSettings', { settings }, w.a.as);
+    call(w.app, 'UpdateMerchantSettings', { settings }, { bearer: owner });
   /** The settings as they are, as an input to change from. */
   const current = async (): Promise<Input> => {
     const { MerchantID: _, ...rest } = await get();
@@ -172,12 +175,25 @@ describe.each(databaseTargets())('Merchant settings ($name)', (target) => {
       w.app,
       'UpdateMerchantSettings',
       { settings: { ...(await current()), DisplayName: 'Alpha\u202EShop' } },
-      w.a.as,
+      { bearer: owner },
     );
     expect(r.status).toBe(500);
     expect(r.body).toContain(
       "Element 'settings/DisplayName' must not contain characters that change the text direction.",
     );
+    expect(await get()).toEqual(was);
+  });
+
+  it('refuses a change with the TransactionKey (forbidden): only a verified user changes them', async () => {
+    const was = await get();
+    const r = await soapCall(
+      w.app,
+      'UpdateMerchantSettings',
+      { settings: { ...(await current()), DisplayName: 'Changed By Key' } },
+      w.a.as,
+    );
+    expect(r.status).not.toBe(200);
+    expect(r.body).toContain('forbidden');
     expect(await get()).toEqual(was);
   });
 

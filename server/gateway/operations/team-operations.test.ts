@@ -11,7 +11,7 @@ import { call, rawCall } from '../testing/gateway-kit.ts';
 import { ANN, openUsersWorld, type UsersWorld } from '../testing/users-world.ts';
 import { totpCode } from '../users/totp.ts';
 import { INVITATION_UNUSABLE } from '../users/invitations.ts';
-import { LAST_OWNER, NOT_YOURSELF_DISABLE } from '../users/team.ts';
+import { changeMember, LAST_OWNER, NO_LONGER_OWNER, NOT_YOURSELF_DISABLE } from '../users/team.ts';
 import { createUser, findUserByName } from '../users/user-store.ts';
 import { LOGIN_FAILED } from './user-operations.ts';
 
@@ -386,5 +386,76 @@ describe.each(databaseTargets())('the team ($name)', (target) => {
       [w.a.id],
     );
     expect(owners.rows).toHaveLength(1);
+  });
+
+  it('revokes the pending invitations of an owner disabled or demoted, in the same change', async () => {
+    // The earlier tests leave Ann an Admin: a new Owner acts.
+    const boss = await member('owner');
+    const sender = await member('owner');
+    const pendingOf = async (id: string) =>
+      (
+        await w.db.query<{ email: string }>(
+          `select email from user_invitations
+           where invited_by = $1 and accepted_at is null and revoked_at is null order by email`,
+          [id],
+        )
+      ).rows.map((r) => r.email);
+    const invite = (email: string, token: string) =>
+      call(w.app, 'InviteUser', { email, role: 'Staff' }, { bearer: token });
+
+    // Demoted away from Owner: its invitations go; another Owner's stay.
+    await invite('demoted.1@alpha.example', sender.token);
+    await invite('demoted.2@alpha.example', sender.token);
+    await invite('boss.kept@alpha.example', boss.token);
+    expect(await pendingOf(sender.id)).toEqual(['demoted.1@alpha.example', 'demoted.2@alpha.example']);
+    await call(w.app, 'ChangeUserRole', { userID: sender.id, role: 'Admin' }, { bearer: boss.token });
+    expect(await pendingOf(sender.id)).toEqual([]);
+    const link = (await invitationTokenSentTo('demoted.1@alpha.example'))!;
+    const refused = await rawCall(
+      w.app,
+      'AcceptInvitation',
+      { token: link, userName: 'Demoted.One', password: PASSWORD },
+      null,
+    );
+    expect(outcome(refused)).toBe('invalid_request');
+    expect(await pendingOf(boss.id)).toContain('boss.kept@alpha.example');
+
+    // Disabled: the invitations it sent as an Owner go too.
+    const other = await member('owner');
+    await invite('disabled.1@alpha.example', other.token);
+    expect(await pendingOf(other.id)).toEqual(['disabled.1@alpha.example']);
+    await call(w.app, 'DisableUser', { userID: other.id }, { bearer: boss.token });
+    expect(await pendingOf(other.id)).toEqual([]);
+    expect(await pendingOf(boss.id)).toContain('boss.kept@alpha.example');
+  });
+
+  it('refuses a change whose actor, read under the lock, is no longer an enabled owner', async () => {
+    const boss = await member('owner');
+    const p = await member('owner');
+    const target = await member('staff');
+    // p was demoted, then disabled, after its call's role check (changeMember called directly).
+    await call(w.app, 'ChangeUserRole', { userID: p.id, role: 'Admin' }, { bearer: boss.token });
+    const demoted = changeMember(w.db, w.a.id, p.id, target.id, { kind: 'disable' }, w.clock.now);
+    await expect(demoted).rejects.toMatchObject({ code: 'forbidden', message: NO_LONGER_OWNER });
+    await call(w.app, 'ChangeUserRole', { userID: p.id, role: 'Owner' }, { bearer: boss.token });
+    await call(w.app, 'DisableUser', { userID: p.id }, { bearer: boss.token });
+    const disabled = changeMember(
+      w.db,
+      w.a.id,
+      p.id,
+      target.id,
+      { kind: 'role', role: 'viewer' },
+      w.clock.now,
+    );
+    await expect(disabled).rejects.toMatchObject({ code: 'forbidden', message: NO_LONGER_OWNER });
+    // Another merchant's owner is no actor here either.
+    const bob = await idOf('Bob.Bravo');
+    const foreign = changeMember(w.db, w.a.id, bob, target.id, { kind: 'disable' }, w.clock.now);
+    await expect(foreign).rejects.toMatchObject({ code: 'forbidden' });
+    const after = await w.db.query<{ role: string; disabled_at: Date | null }>(
+      'select role, disabled_at from merchant_users where id = $1',
+      [target.id],
+    );
+    expect(after.rows[0]).toMatchObject({ role: 'staff', disabled_at: null });
   });
 });

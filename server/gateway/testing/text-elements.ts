@@ -146,12 +146,15 @@ export interface Callers {
   serviceKey: string;
   /** A merchant user's Login session token, for the operations of its own session. */
   userToken: string;
+  /** An Owner's session with its second factor verified, for the `merchantUser` operations. */
+  ownerToken?: string;
 }
 
 function callerOf(op: Operation, callers: Callers): As {
   const access = OPERATION_ACCESS[op.name as OperationName];
   if (access === 'public') return null;
   if (access === 'user') return { bearer: callers.userToken };
+  if (access === 'merchantUser' && callers.ownerToken) return { bearer: callers.ownerToken };
   return access === 'service' ? { service: callers.serviceKey } : callers.merchant;
 }
 

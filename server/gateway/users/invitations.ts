@@ -105,7 +105,7 @@ export async function createInvitation(
   const token = `iv_${crypto.randomBytes(32).toString('base64url')}`;
   const id = await db.transaction(async (tx) => {
     // One invitation at a time per merchant, so the hourly count holds under concurrency.
-    await tx.query('select id from merchants where id = $1 for update', [input.merchantId]);
+    await tx.query('select id from merchants where id = $1 for no key update', [input.merchantId]);
     const taken = await tx.query(
       `select 1 from merchant_users where merchant_id = $1 and lower(email) = lower($2) and disabled_at is null`,
       [input.merchantId, email],

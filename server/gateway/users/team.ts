@@ -8,6 +8,8 @@
  * PostgreSQL the lock is what makes that so; on PGlite transactions run one at a time.
  *
  * Disabling a user and resetting its second factor end all its sessions in the same transaction;
+ * disabling a user, or changing an Owner's role to another, also revokes the invitations it sent
+ * and still pending (an invitation is only as good as its sender's authority);
  * a disabled user's token is refused from its next call on (login-sessions.ts `useSession` reads
  * `disabled_at` on every call), and its sign-in is refused like a locked user's.
  */
@@ -74,6 +76,7 @@ export const NOT_YOURSELF_DISABLE =
 export const NOT_YOURSELF_RESET =
   'You cannot reset your own second factor here. Another Owner can; or sign in with a recovery code.';
 export const NO_SUCH_USER = 'Your account has no such user.';
+export const NO_LONGER_OWNER = 'Only an enabled Owner of the account changes its team.';
 
 export type TeamChange =
   | { kind: 'role'; role: UserRole }
@@ -83,7 +86,8 @@ export type TeamChange =
 
 /**
  * Applies one change of an Owner (`actorId`) to a user of its merchant, under the last-owner rule.
- * Throws `not_found` for a user of another merchant or none; `conflict` (LAST_OWNER) when it would
+ * Throws `forbidden` (NO_LONGER_OWNER) unless the actor is, under the lock, still an enabled
+ * Owner; `not_found` for a user of another merchant or none; `conflict` (LAST_OWNER) when it would
  * leave the merchant without an enabled owner; `invalid_request` when an Owner would disable or
  * reset itself. Resolves to the user as it is now.
  */
@@ -102,6 +106,12 @@ export async function changeMember(
       `select ${MEMBER_COLUMNS} from merchant_users where merchant_id = $1 order by id for update`,
       [merchantId],
     );
+    // The actor's own row, read under the same lock: an Owner demoted or disabled by a concurrent
+    // change (its session checked before this transaction) no longer changes the team.
+    const actor = rows.find((r) => String(r.id) === actorId);
+    if (!actor || actor.role !== 'owner' || actor.disabled_at !== null) {
+      throw new PayframeError('forbidden', NO_LONGER_OWNER);
+    }
     const target = rows.find((r) => String(r.id) === targetId);
     if (!target) throw new PayframeError('not_found', NO_SUCH_USER);
     const enabledOwners = rows.filter((r) => r.role === 'owner' && r.disabled_at === null);
@@ -112,6 +122,8 @@ export async function changeMember(
       case 'role':
         if (isLastOwner && change.role !== 'owner') throw new PayframeError('conflict', LAST_OWNER);
         await tx.query('update merchant_users set role = $2 where id = $1', [targetId, change.role]);
+        if (target.role === 'owner' && change.role !== 'owner')
+          await revokeInvitationsSent(tx, targetId, now);
         break;
       case 'disable':
         if (self) throw new PayframeError('invalid_request', NOT_YOURSELF_DISABLE);
@@ -121,6 +133,7 @@ export async function changeMember(
           now,
         ]);
         await endSessions(tx, targetId, now);
+        await revokeInvitationsSent(tx, targetId, now);
         break;
       case 'enable':
         await tx.query('update merchant_users set disabled_at = null where id = $1', [targetId]);
@@ -148,6 +161,15 @@ async function endSessions(q: Queryable, userId: string, now: Date): Promise<voi
     userId,
     now,
   ]);
+}
+
+/** The invitations a user sent and still pending, revoked: its authority ended with its role. */
+async function revokeInvitationsSent(q: Queryable, userId: string, now: Date): Promise<void> {
+  await q.query(
+    `update user_invitations set revoked_at = $2
+     where invited_by = $1 and accepted_at is null and revoked_at is null`,
+    [userId, now],
+  );
 }
 
 /** "Owner", "Staff": a role as the answers name it. */

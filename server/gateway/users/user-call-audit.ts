@@ -30,6 +30,9 @@ const KEPT = [
   'InvitationID',
   'invitationID',
   'role',
+  // A webhook resend or test event (AuthorizeWebhookDelivery): which kind, which event.
+  'kind',
+  'eventID',
 ] as const;
 
 function keptFields(value: unknown, into: Record<string, string | number | boolean>): void {
