@@ -182,8 +182,17 @@ describe('browser code', () => {
     expect(found).toEqual([]);
   });
 
-  it('row 12: the payment iframe listens to no message; only the loader does, on the merchant page', () => {
-    expect(app.flatMap((f) => scan(f).messageListeners)).toEqual([]);
+  it('row 12: the payment iframe listens to no message; only the loader does, on the merchant page, and the dashboard and its preview, on their own pages', () => {
+    // The dashboard's Settings page hears its preview frame say it is ready; the preview (its own
+    // lazily loaded chunk, /pay/preview only, same origin and parent checked) hears the drafts.
+    const own = ['widget/app/dashboard/components/settings.tsx', 'widget/app/pay/preview-frame.ts'];
+    const listening = app.flatMap((f) => scan(f).messageListeners);
+    expect(listening.filter((l) => !own.includes(l.file))).toEqual([]);
+    expect(listening.map((l) => l.file).sort()).toEqual(own);
+    // The payment page's entry reaches the preview's chunk only by a dynamic import.
+    const main = readFileSync(join(REPO, 'widget/app/pay/main.tsx'), 'utf8');
+    expect(main).not.toMatch(/^import .*preview-frame/m);
+    expect(main).toMatch(/import\('\.\/preview-frame\.ts'\)/);
     // The loader's listener exists (and is the one e2e/22 attacks with forged messages).
     expect(loader.flatMap((f) => scan(f).messageListeners).length).toBeGreaterThan(0);
   });

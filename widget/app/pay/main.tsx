@@ -1,11 +1,10 @@
 /** The hosted payment page `/pay/:token` (and its embed mode, `?embed=1`; the dashboard's preview). */
 import { render } from 'preact';
-import type { WidgetSession } from '../../../shared/checkout/index.ts';
 import { App, type Initial } from './components/app.tsx';
 import { createEmbed } from './embed.ts';
 import { documentLang, english, loadI18n } from './i18n/index.ts';
 import { pageSession } from './page-state.ts';
-import { PREVIEW_READY, PREVIEW_TOKEN, previewDraft, withDraft } from './preview.ts';
+import { PREVIEW_TOKEN } from './preview.ts';
 import { applyBranding, checkTheme } from './theme.ts';
 import './style.css';
 
@@ -34,25 +33,11 @@ const start = (initial?: Initial) => {
     );
 };
 
-/** The preview: the draft the dashboard (this origin, the parent window) posts, shown at once. */
-function startPreview(sample: WidgetSession) {
-  start({ session: sample, i18n: english });
-  window.addEventListener('message', (event) => {
-    if (event.origin !== location.origin || event.source !== window.parent) return;
-    const draft = previewDraft(event.data);
-    if (draft) start({ session: withDraft(sample, draft), i18n: english });
-  });
-  // Its links lead nowhere from inside the dashboard: a preview is looked at, not used.
-  document.addEventListener('click', (e) => {
-    if (e.target instanceof Element && e.target.closest('a')) e.preventDefault();
-  });
-  if (window.parent !== window) window.parent.postMessage({ type: PREVIEW_READY }, location.origin);
-}
-
 // The session the HTML carried renders at once, in the language the page route chose and wrote on
 // <html lang> (the session's, the widget's, the browser's); only a language other than the bundled
 // English waits for its dictionary first (one small chunk, no API call).
-if (preview && session) startPreview(session);
+// The dashboard's preview listens for its drafts in a chunk of its own, never a payment page's.
+if (preview && session) void import('./preview-frame.ts').then((m) => m.startPreview(session, start));
 else if (session === undefined) start();
 else {
   const lang = documentLang(root);
