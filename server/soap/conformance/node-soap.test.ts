@@ -116,7 +116,9 @@ function expectedView(value: unknown, type: FieldType): unknown {
     const view = expectedView(v, f.type);
     if (view !== undefined) out[f.name] = view;
   }
-  return out;
+  // An element with no children (`<ListUsersResult />`: every field absent) reads as null, like an
+  // empty list.
+  return Object.keys(out).length === 0 ? null : out;
 }
 
 /** The result as Payframe's decoder reads the raw response: the exact values on the wire. */
