@@ -276,6 +276,7 @@ test('Export CSV after the session ended returns to the sign-in instead of downl
   await enrol(page, server, user);
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments' }).click();
   await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('payments-count')).toHaveText(/^Payments shown: \d+$/); // read before the clock moves
   const downloads: string[] = [];
   page.on('download', (d) => downloads.push(d.suggestedFilename()));
   server.shiftClock(); // past the idle timeout
@@ -292,6 +293,9 @@ test('an idle session ends: after 15 minutes the next call returns to the sign-i
   const { setupKey } = await enrol(page, server, user);
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments' }).click();
   await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible();
+  // The page's list loaded before the clock moves: a read still on its way would meet the moved
+  // clock and end the session before the click this test makes.
+  await expect(page.getByTestId('payments-count')).toHaveText(/^Payments shown: \d+$/);
   server.shiftClock(); // two hours later on the server: past the idle timeout, within the 12 hours
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settlement' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
