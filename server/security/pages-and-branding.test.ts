@@ -185,7 +185,7 @@ describe('browser code', () => {
   it('row 12: the payment iframe listens to no message; only the loader does, on the merchant page, and the dashboard and its preview, on their own pages', () => {
     // The dashboard's Settings page hears its preview frame say it is ready; the preview (its own
     // lazily loaded chunk, /pay/preview only, same origin and parent checked) hears the drafts.
-    const own = ['widget/app/dashboard/components/settings.tsx', 'widget/app/pay/preview-frame.ts'];
+    const own = ['widget/app/dashboard/components/settings-preview.tsx', 'widget/app/pay/preview-frame.ts'];
     const listening = app.flatMap((f) => scan(f).messageListeners);
     expect(listening.filter((l) => !own.includes(l.file))).toEqual([]);
     expect(listening.map((l) => l.file).sort()).toEqual(own);

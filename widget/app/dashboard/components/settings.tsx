@@ -1,14 +1,12 @@
 /**
  * Settings (issue 16; docs/dashboard.md "Settings"): the merchant's business details, branding,
- * checkout options and registered origins, with a live preview of the hosted page beside the form
- * (below it on narrow screens). The preview is the real page app at `/pay/preview` (a sample
- * session that cannot be paid), framed from this origin only; the draft reaches it by postMessage
- * to this origin as it is typed (../../pay/preview.ts checks every value again). Save sends the
+ * checkout options and registered origins (./settings-origins.tsx), with a live preview of the
+ * hosted page beside the form (below it on narrow screens; ./settings-preview.tsx). Save sends the
  * whole settings; the gateway checks them (a refused value names its field, nothing is saved) and
  * refuses a Viewer's or Staff's change (403): the page offers them the settings read-only.
  */
-import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { PREVIEW_MESSAGE, PREVIEW_READY, type PreviewDraft } from '../../pay/preview.ts';
+import { useContext, useMemo, useRef, useState } from 'preact/hooks';
+import type { PreviewDraft } from '../../pay/preview.ts';
 import { api } from '../api.ts';
 import type { MerchantSettings, SettingsChange } from '../api-types.ts';
 import { useI18n } from '../i18n/context.ts';
@@ -16,6 +14,8 @@ import { mayChangeSettings, RoleContext } from '../role.ts';
 import { useLoad } from '../use-load.ts';
 import { Field, focusFirstInvalid, Select } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
+import { SettingsOrigins } from './settings-origins.tsx';
+import { SettingsPreview } from './settings-preview.tsx';
 
 /** The form's values: texts as typed (the colour and radius too), the rest as they are. */
 interface Draft {
@@ -99,18 +99,6 @@ function previewOf(d: Draft): PreviewDraft {
   };
 }
 
-/** An origin as typed, in its canonical form (scheme://host[:port]); null when it is not one. */
-function originOf(typed: string): string | null {
-  try {
-    const url = new URL(typed.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
-    return url.origin;
-  } catch {
-    return null;
-  }
-}
-
 export function Settings() {
   const { t } = useI18n();
   const [loaded, reload] = useLoad(() => api.settings(), []);
@@ -161,15 +149,12 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
   const { t } = useI18n();
   const may = mayChangeSettings(useContext(RoleContext));
   const form = useRef<HTMLFormElement>(null);
-  const frame = useRef<HTMLIFrameElement>(null);
   const saveButton = useRef<HTMLButtonElement>(null);
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
-  const [newOrigin, setNewOrigin] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [frameReady, setFrameReady] = useState(0);
 
   const set = <K extends keyof Draft>(name: K, value: Draft[K]) => {
     setDraft((d) => ({ ...d, [name]: value }));
@@ -178,25 +163,8 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
   const text = (name: keyof Draft) => (e: { currentTarget: HTMLInputElement }) =>
     set(name, e.currentTarget.value as never);
 
-  // The preview frame says when it listens (again after each load); it then gets every draft. The
-  // listener is there before the frame can speak (a layout effect runs as the frame is inserted), and
-  // the frame's load counts as ready too, in case its one message was missed all the same.
-  useLayoutEffect(() => {
-    const heard = (e: MessageEvent) => {
-      const from = frame.current?.contentWindow;
-      if (e.origin !== location.origin || !from || e.source !== from) return;
-      if ((e.data as { type?: unknown } | null)?.type === PREVIEW_READY) setFrameReady((n) => n + 1);
-    };
-    window.addEventListener('message', heard);
-    return () => window.removeEventListener('message', heard);
-  }, []);
-  useEffect(() => {
-    if (frameReady === 0) return;
-    frame.current?.contentWindow?.postMessage(
-      { type: PREVIEW_MESSAGE, draft: previewOf(draft) },
-      location.origin,
-    );
-  }, [frameReady, draft]);
+  // Memoised so that the preview hears of the draft only when the draft changes.
+  const preview = useMemo(() => previewOf(draft), [draft]);
 
   const check = (): Errors => {
     const found: Errors = {};
@@ -209,31 +177,6 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
       found.cornerRadius = t('settingsRadiusInvalid');
     if (!draft.card && !draft.ach) found.methods = t('settingsMethodsRequired');
     return found;
-  };
-
-  const addOrigin = () => {
-    const origin = originOf(newOrigin);
-    if (!origin) {
-      setErrors((e) => ({ ...e, origins: t('settingsOriginInvalid') }));
-      return focusFirstInvalid(form.current);
-    }
-    setErrors(({ origins: _, ...rest }) => rest);
-    if (!draft.origins.includes(origin)) set('origins', [...draft.origins, origin]);
-    setNewOrigin('');
-  };
-
-  const removeOrigin = (origin: string, index: number) => {
-    set(
-      'origins',
-      draft.origins.filter((o) => o !== origin),
-    );
-    // The focus goes to the next origin's Remove (or the new-origin field), not to the page's top.
-    setTimeout(() => {
-      const buttons = form.current?.querySelectorAll<HTMLElement>('.pd-origin button');
-      (
-        buttons?.[Math.min(index, buttons.length - 1)] ?? document.getElementById('settings-new-origin')
-      )?.focus();
-    }, 0);
   };
 
   const submit = async (event: Event) => {
@@ -421,55 +364,17 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
             </p>
           </fieldset>
         </fieldset>
-        <fieldset disabled={!may || busy}>
-          <legend>{t('settingsOrigins')}</legend>
-          <p class="pd-hint">{t('settingsOriginsIntro')}</p>
-          {draft.origins.length === 0 ? (
-            <p data-testid="no-origins">{t('settingsNoOrigins')}</p>
-          ) : (
-            <ul class="pd-origins" data-testid="origins">
-              {draft.origins.map((o, i) => (
-                <li key={o} class="pd-origin">
-                  <span class="pd-url">{o}</span>
-                  {may ? (
-                    <button
-                      type="button"
-                      class="pd-button"
-                      aria-label={t('settingsRemoveOrigin', { origin: o })}
-                      onClick={() => removeOrigin(o, i)}
-                    >
-                      {t('settingsRemove')}
-                    </button>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          )}
-          {may ? (
-            <div class="pd-add-origin">
-              <Field
-                id="settings-new-origin"
-                label={t('settingsNewOrigin')}
-                hint={t('settingsNewOriginHint')}
-                inputMode="url"
-                autocomplete="off"
-                spellcheck={false}
-                value={newOrigin}
-                onInput={(e) => setNewOrigin(e.currentTarget.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    addOrigin();
-                  }
-                }}
-                error={errors.origins}
-              />
-              <button type="button" class="pd-button" onClick={addOrigin}>
-                {t('settingsAddOrigin')}
-              </button>
-            </div>
-          ) : null}
-        </fieldset>
+        <SettingsOrigins
+          origins={draft.origins}
+          onChange={(origins) => set('origins', origins)}
+          error={errors.origins}
+          onError={(message) =>
+            setErrors(({ origins: _, ...rest }) => (message ? { ...rest, origins: message } : rest))
+          }
+          may={may}
+          disabled={!may || busy}
+          form={form}
+        />
         {may ? (
           <button
             type="submit"
@@ -484,18 +389,7 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
           {saved ? t('settingsSaved') : null}
         </p>
       </form>
-      <aside class="pd-preview" aria-labelledby="settings-preview-title">
-        <h2 id="settings-preview-title">{t('settingsPreview')}</h2>
-        <p class="pd-hint">{t('settingsPreviewIntro')}</p>
-        <iframe
-          ref={frame}
-          class="pd-preview-frame"
-          src="/pay/preview"
-          title={t('settingsPreviewFrame')}
-          onLoad={() => setFrameReady((n) => n + 1)}
-          data-testid="settings-preview"
-        />
-      </aside>
+      <SettingsPreview draft={preview} />
     </div>
   );
 }
