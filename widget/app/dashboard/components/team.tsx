@@ -1,37 +1,22 @@
 /**
  * The team (docs/dashboard.md "Team"): the merchant's users with their role, second factor, status
- * and last sign-in, and the pending invitations. An Owner invites by e-mail and, per user, changes
- * the role, disables or enables, and resets the second factor, each asked first; an Admin sees the
- * same, read only. The gateway decides every change (the role, the last owner), whatever is shown.
+ * and last sign-in, and the pending invitations (./team-invitations.tsx). An Owner invites by e-mail
+ * and, per user, changes the role, disables or enables, and resets the second factor, each asked
+ * first; an Admin sees the same, read only. The gateway decides every change (the role, the last
+ * owner), whatever is shown.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { SessionInfo, Team as TeamData, TeamInvitation, TeamUser, UserRole } from '../api-types.ts';
+import type { SessionInfo, Team as TeamData, TeamUser, UserRole } from '../api-types.ts';
 import { formatDateTime } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
-import type { MessageKey } from '../i18n/en.ts';
 import { mayChangeTeam, mayReadTeam, RoleContext } from '../role.ts';
 import { useLoad } from '../use-load.ts';
-import { useContext } from 'preact/hooks';
-import { Field, focusFirstInvalid, focusSoon, Select } from './field.tsx';
+import { focusSoon, Select } from './field.tsx';
 import { LoadFailed, Loading, Page } from './page.tsx';
 import { Confirm, ConfirmButtons } from './confirm.tsx';
-
-const ROLES: readonly UserRole[] = ['Owner', 'Admin', 'Staff', 'Viewer'];
-const ROLE_KEY: Record<UserRole, MessageKey> = {
-  Owner: 'roleOwner',
-  Admin: 'roleAdmin',
-  Staff: 'roleStaff',
-  Viewer: 'roleViewer',
-};
-
-type T = ReturnType<typeof useI18n>['t'];
-const roleLabel = (t: T, role: UserRole) => t(ROLE_KEY[role]);
-
-/** The text of a failed change: the server's own reason, or that the outcome is unknown. */
-function refusal(t: T, res: { kind: 'network' } | { kind: 'http'; error: { message: string } }): string {
-  return res.kind === 'http' ? t('actionRefused', { message: res.error.message }) : t('outcomeUnknown');
-}
+import { InvitationList, InviteForm } from './team-invitations.tsx';
+import { refusal, roleLabel, ROLES } from './team-text.ts';
 
 export function Team() {
   const { t } = useI18n();
@@ -92,64 +77,6 @@ export function Team() {
         </>
       )}
     </Page>
-  );
-}
-
-function InviteForm({ onInvited }: { onInvited: (email: string) => Promise<void> }) {
-  const { t } = useI18n();
-  const form = useRef<HTMLFormElement>(null);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<UserRole>('Viewer');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    if (!email.trim()) {
-      setError(t('required'));
-      return focusFirstInvalid(form.current);
-    }
-    setBusy(true);
-    const res = await api.invite(email.trim(), role);
-    setBusy(false);
-    if (res.ok) {
-      setError(null);
-      setEmail('');
-      await onInvited(res.data.invitation.email);
-      return;
-    }
-    if (res.kind === 'http' && res.status === 401) return;
-    setError(res.kind === 'http' ? res.error.message : t('outcomeUnknown'));
-    focusFirstInvalid(form.current);
-  };
-
-  return (
-    <section class="pd-card" aria-labelledby="invite-title">
-      <h2 id="invite-title">{t('inviteTitle')}</h2>
-      <p class="pd-muted">{t('inviteIntro')}</p>
-      <form ref={form} class="pd-form" onSubmit={submit} noValidate>
-        <Field
-          id="invite-email"
-          type="email"
-          label={t('inviteEmail')}
-          autocomplete="off"
-          value={email}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-          error={error ?? undefined}
-        />
-        <Select
-          id="invite-role"
-          label={t('role')}
-          value={role}
-          onChange={(v) => setRole(v as UserRole)}
-          options={ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }))}
-        />
-        <button type="submit" class="pd-button pd-primary" aria-disabled={busy ? 'true' : undefined}>
-          {t('sendInvitation')}
-        </button>
-      </form>
-    </section>
   );
 }
 
@@ -339,88 +266,6 @@ function UserList({
           );
         })}
       </ul>
-    </section>
-  );
-}
-
-function InvitationList({
-  invitations,
-  owner,
-  onDone,
-  onStart,
-}: {
-  invitations: TeamInvitation[];
-  owner: boolean;
-  onDone: (text: string, ok?: boolean) => Promise<void>;
-  onStart: () => void;
-}) {
-  const { t, lang } = useI18n();
-  const [asking, setAsking] = useState<string | null>(null);
-
-  const revoke = async (invitation: TeamInvitation) => {
-    const res = await api.revokeInvitation(invitation.id);
-    if (!res.ok && res.status === 401) return;
-    setAsking(null);
-    if (!res.ok) return onDone(refusal(t, res), false);
-    await onDone(t('revokedDone', { email: invitation.email }));
-  };
-
-  return (
-    <section aria-labelledby="team-invitations-title">
-      <h2 id="team-invitations-title">{t('pendingInvitations')}</h2>
-      {invitations.length === 0 ? (
-        <p>{t('noInvitations')}</p>
-      ) : (
-        <ul class="pd-list" data-testid="team-invitations">
-          {invitations.map((invitation) => (
-            <li key={invitation.id} class="pd-item" data-testid="team-invitation">
-              <div class="pd-item-head">
-                <span class="pd-strong">{invitation.email}</span>
-                <span class="pd-badge">{roleLabel(t, invitation.role)}</span>
-              </div>
-              <dl class="pd-inline">
-                {invitation.invitedBy ? (
-                  <div>
-                    <dt>{t('invitedBy')}</dt>
-                    <dd>{invitation.invitedBy}</dd>
-                  </div>
-                ) : null}
-                <div>
-                  <dt>{t('expires')}</dt>
-                  <dd>{formatDateTime(invitation.expiresAt, lang)}</dd>
-                </div>
-              </dl>
-              {owner && asking !== invitation.id ? (
-                <button
-                  type="button"
-                  id={`revoke-${invitation.id}`}
-                  class="pd-button"
-                  aria-label={t('revokeFor', { email: invitation.email })}
-                  onClick={() => {
-                    onStart();
-                    setAsking(invitation.id);
-                    focusSoon(`#confirm-revoke-${invitation.id}`);
-                  }}
-                >
-                  {t('revoke')}
-                </button>
-              ) : null}
-              {asking === invitation.id ? (
-                <Confirm
-                  question={t('revokeQuestion', { email: invitation.email })}
-                  confirmId={`confirm-revoke-${invitation.id}`}
-                  confirm={t('confirmRevoke')}
-                  onConfirm={() => revoke(invitation)}
-                  onDismiss={() => {
-                    setAsking(null);
-                    focusSoon(`#revoke-${invitation.id}`);
-                  }}
-                />
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
     </section>
   );
 }
