@@ -210,6 +210,8 @@ test('Export CSV: every page of the filtered list, with a header row', async ({ 
 test("a payment's page; a partial refund, then the rest, each asked first and announced", async ({
   page,
 }) => {
+  // A sale, two refunds and three axe scans: more than 30 s on a busy machine.
+  test.slow();
   // Its session tells the merchant's webhook (nothing listens there: the delivery waits to be retried).
   const s = await sale(page, '40.00', { webhookUrl: `http://127.0.0.1:${PORT + 2}/webhooks` });
   const errors = collectErrors(page);
