@@ -53,6 +53,8 @@ test('every screen passes axe, fits 320 px, light and dark (form, errors, code, 
   page,
   request,
 }) => {
+  // Every screen in two colour schemes, each scanned by axe: near 30 s on a busy machine.
+  test.slow();
   // Five screens × (4 screenshots + 2 axe runs): over 30 s on a busy 2-core machine (it timed out
   // there at 6346f62 too, before issue 14's changes).
   test.setTimeout(90_000);

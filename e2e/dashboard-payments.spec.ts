@@ -127,6 +127,8 @@ test("Overview: today's and 30 days' volume, approvals and declines, and the cha
 test('Payments: newest first, a page at a time, filtered by status and method, and found by the search', async ({
   page,
 }) => {
+  // Payments made first, then every filter and page read back: near 30 s on a busy machine.
+  test.slow();
   const target = await sale(page, '17.43');
   // More than a page (25): the list has a Next. (Through SOAP: the checkout allows 30 pays a minute.)
   for (; made < 30; made++) await soapPayment(server, '1.00', 'sale');
