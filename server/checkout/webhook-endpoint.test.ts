@@ -22,7 +22,12 @@ import {
   pay,
   wiringCases,
 } from './testing/checkout-world.ts';
-import { resendWebhook, sendTestWebhook, webhookDeliveryDetail, webhookDeliveryPage } from './webhooks.ts';
+import {
+  resendWebhook,
+  sendTestWebhook,
+  webhookDeliveryDetail,
+  webhookDeliveryPage,
+} from './webhook-deliveries.ts';
 
 interface Received {
   body: string;

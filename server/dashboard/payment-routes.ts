@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { Amount } from '../../shared/checkout/fields.ts';
 import { requiredDefaults } from '../../shared/contract/neutral.ts';
 import { parseOr400 } from '../checkout/field-errors.ts';
-import { webhookDeliveriesOf } from '../checkout/webhooks.ts';
+import { webhookDeliveriesOf } from '../checkout/webhook-deliveries.ts';
 import { PayframeError } from '../errors.ts';
 import { type PaymentFilter, paymentFilter } from './payment-filter.ts';
 import { CSV_PAGE_SIZE, paymentsCsv } from './payments-csv.ts';

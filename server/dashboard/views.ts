@@ -4,7 +4,7 @@
  * the contract's enumerations. Nothing here reads a message's text.
  */
 import type { ValueOf } from '../../shared/contract/values.ts';
-import type { WebhookDelivery } from '../checkout/webhooks.ts';
+import type { WebhookDelivery } from '../checkout/webhook-deliveries.ts';
 
 type PaymentSummary = ValueOf<'PaymentSummary'>;
 type PaymentEvent = ValueOf<'PaymentEvent'>;

@@ -27,7 +27,7 @@ import {
   type WebhookDeliveryDetail,
   webhookDeliveryDetail,
   webhookDeliveryPage,
-} from '../checkout/webhooks.ts';
+} from '../checkout/webhook-deliveries.ts';
 import { PayframeError } from '../errors.ts';
 import { type DashboardDeps, type Verified, verified } from './user-context.ts';
 
