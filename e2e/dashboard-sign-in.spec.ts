@@ -65,6 +65,8 @@ function wrongCode(setupKey: string): string {
 test('a first sign-in enrols the second factor: QR code, Setup key, Authentication code, ten recovery codes once', async ({
   page,
 }) => {
+  // Sign-in, enrolment, two axe scans and a second sign-in: 12 s on a quiet machine, past 30 on a busy one.
+  test.slow();
   const user = server.users.first!;
   await page.goto(`${server.base}/dashboard/payments`);
   await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
