@@ -14,9 +14,9 @@ import { type Checkout, createCheckout } from './checkout/checkout.ts';
 import type { CheckoutOptions } from './checkout/deps.ts';
 import { checkoutPlugin } from './checkout/plugin.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
-import { remoteTransactionService } from './checkout/remote-port.ts';
+import { checkoutPort } from './checkout/service-mode.ts';
 import { inProcessThreeDsResults, remoteThreeDsResults } from './checkout/three-ds-results.ts';
-import { merchantKeySigner, portSigner } from './checkout/signer.ts';
+import { merchantKeySigner } from './checkout/signer.ts';
 import { type Config, ConfigError, roleProblems } from './config.ts';
 import type { Database } from './db/index.ts';
 import { type Gateway, openGateway } from './gateway/index.ts';
@@ -211,7 +211,6 @@ export async function buildCheckoutApp({
   if (
     problems.length > 0 ||
     !config.transactionServiceUrl ||
-    !config.gatewayServiceKey ||
     !config.checkoutSecret
   ) {
     throw new ConfigError(problems);
@@ -221,17 +220,14 @@ export async function buildCheckoutApp({
   app.addHook('onClose', () => notifier.close());
   // One-time codes land in this database's outbox when no SMTP/SMS is configured.
   if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
-  const port = remoteTransactionService({
-    baseUrl: config.transactionServiceUrl,
-    namespace: config.soapNamespace,
-    serviceKey: config.gatewayServiceKey,
-    timeoutMs: config.transactionServiceTimeoutMs,
-  });
+  // Payframe's gateway, or a service that speaks only the spec (TRANSACTION_SERVICE_MODE).
+  const { mode, port, signer } = await checkoutPort(config, db, app.log);
   const defaults: CheckoutOptions = {
     db,
     port,
+    serviceMode: mode,
     secret: config.checkoutSecret,
-    signer: portSigner(port, app.log),
+    signer,
     publicUrl: config.publicUrl,
     log: app.log,
     webhooks: { allowPrivateNetworks: config.env !== 'production' },
@@ -239,14 +235,19 @@ export async function buildCheckoutApp({
     limits: { payPerIp: { limit: config.paysPerMinutePerIp, windowMs: 60_000 } },
     instanceOwner: instanceOwner ?? null,
     callLimitMs: config.transactionServiceTimeoutMs + 1000,
-    threeDs: remoteThreeDsResults({
-      baseUrl: config.transactionServiceUrl,
-      publicUrl: config.gatewayPublicUrl ?? config.transactionServiceUrl,
-    }),
+    // A challenge's result is read from Payframe's gateway; the spec carries no challenge step.
+    threeDs:
+      mode === 'payframe'
+        ? remoteThreeDsResults({
+            baseUrl: config.transactionServiceUrl,
+            publicUrl: config.gatewayPublicUrl ?? config.transactionServiceUrl,
+          })
+        : undefined,
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
   await app.register(checkoutPlugin, { checkout, notifier });
-  await app.register(dashboardPlugin, { checkout, notifier });
+  // The dashboard signs in with Payframe's extensions (GetUserSession…): not in front of a spec-only service.
+  if (mode === 'payframe') await app.register(dashboardPlugin, { checkout, notifier });
   await registerWidgetAssets(app);
   await registerPinnedLoader(app, db, path.join(WIDGET_DIST, 'checkout.js'));
   return { app, health, checkout };

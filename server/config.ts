@@ -59,6 +59,26 @@ const ConfigSchema = z.object({
    */
   TRANSACTION_SERVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).optional(),
   /**
+   * `serve --role checkout`: what the service speaks (server/checkout/README.md "Spec mode"):
+   * Payframe's extensions, the spec's 21 operations only, or `auto`: its WSDL read once at start.
+   */
+  TRANSACTION_SERVICE_MODE: z.enum(['payframe', 'spec', 'auto']).default('auto'),
+  /** How the checkout authenticates to it: `service` is HTTP Basic `service:GATEWAY_SERVICE_KEY`. */
+  TRANSACTION_SERVICE_AUTH: z.enum(['service', 'none', 'basic', 'header']).default('service'),
+  TRANSACTION_SERVICE_USERNAME: z.string().optional(),
+  TRANSACTION_SERVICE_PASSWORD: z.string().optional(),
+  /** With TRANSACTION_SERVICE_AUTH=header: `Name: value`, sent on every call. */
+  TRANSACTION_SERVICE_HEADER: z
+    .string()
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[ \t]*[^\s].*$/, 'must be "Name: value"')
+    .optional(),
+  TRANSACTION_SERVICE_SOAP_VERSION: z.enum(['1.1', '1.2']).default('1.1'),
+  /** Spec mode: ProcessTransaction ResponseCodes that mean approved, comma-separated. */
+  TRANSACTION_SERVICE_APPROVED_CODES: z
+    .string()
+    .regex(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, 'must be codes separated by commas')
+    .default('00'),
+  /**
    * `serve --role checkout`: the key of the idempotency fingerprints (32 bytes). A checkout-only
    * instance has no vault key to derive it from; every checkout instance needs the same one.
    */
@@ -176,6 +196,18 @@ export type Config = Readonly<{
   transactionServiceUrl: string | undefined;
   /** TRANSACTION_SERVICE_TIMEOUT_SECONDS in milliseconds, its default applied. */
   transactionServiceTimeoutMs: number;
+  /** `--role checkout`: what the service behind it speaks and how it is called (TRANSACTION_SERVICE_*). */
+  transactionService: {
+    mode: 'payframe' | 'spec' | 'auto';
+    /** `service`: HTTP Basic `service:GATEWAY_SERVICE_KEY`, Payframe's service credential. */
+    auth:
+      | { kind: 'service' }
+      | { kind: 'none' }
+      | { kind: 'basic'; username: string; password: string }
+      | { kind: 'header'; name: string; value: string };
+    soapVersion: '1.1' | '1.2';
+    approvedCodes: readonly string[];
+  };
   /** CHECKOUT_SECRET decoded (32 bytes); never log it. */
   checkoutSecret: Buffer | undefined;
   /** Base of checkout-session URLs (`<checkoutPublicUrl>/pay/<token>`); PUBLIC_URL unless set. */
@@ -238,6 +270,24 @@ function parseTrustProxy(value: string): Config['trustProxy'] {
     .filter(Boolean);
 }
 
+function foreignAuth(c: z.infer<typeof ConfigSchema>): Config['transactionService']['auth'] {
+  const kind = c.TRANSACTION_SERVICE_AUTH;
+  if (kind === 'basic') {
+    if (c.TRANSACTION_SERVICE_USERNAME === undefined || c.TRANSACTION_SERVICE_PASSWORD === undefined)
+      throw new ConfigError([
+        'TRANSACTION_SERVICE_USERNAME and TRANSACTION_SERVICE_PASSWORD: required with TRANSACTION_SERVICE_AUTH=basic',
+      ]);
+    return { kind, username: c.TRANSACTION_SERVICE_USERNAME, password: c.TRANSACTION_SERVICE_PASSWORD };
+  }
+  if (kind === 'header') {
+    const header = c.TRANSACTION_SERVICE_HEADER;
+    if (!header) throw new ConfigError(['TRANSACTION_SERVICE_HEADER: required with TRANSACTION_SERVICE_AUTH=header']);
+    const colon = header.indexOf(':');
+    return { kind, name: header.slice(0, colon).trim(), value: header.slice(colon + 1).trim() };
+  }
+  return kind === 'none' ? { kind } : { kind: 'service' };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = ConfigSchema.safeParse(withoutEmpty(env));
   if (!parsed.success) {
@@ -263,6 +313,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transactionServiceUrl: c.TRANSACTION_SERVICE_URL?.replace(/\/+$/, ''),
     transactionServiceTimeoutMs:
       (c.TRANSACTION_SERVICE_TIMEOUT_SECONDS ?? Math.min(15, Math.floor(c.STALE_PAYMENT_SECONDS / 2))) * 1000,
+    transactionService: {
+      mode: c.TRANSACTION_SERVICE_MODE,
+      auth: foreignAuth(c),
+      soapVersion: c.TRANSACTION_SERVICE_SOAP_VERSION,
+      approvedCodes: c.TRANSACTION_SERVICE_APPROVED_CODES.split(',').map((v) => v.trim()),
+    },
     checkoutSecret: c.CHECKOUT_SECRET === undefined ? undefined : decodeKey32(c.CHECKOUT_SECRET),
     checkoutPublicUrl: c.CHECKOUT_PUBLIC_URL?.replace(/\/+$/, '') ?? publicUrl,
     gatewayPublicUrl: (c.GATEWAY_PUBLIC_URL ?? c.TRANSACTION_SERVICE_URL)?.replace(/\/+$/, ''),
@@ -316,11 +372,10 @@ export function roleProblems(config: Config, role: Role): string[] {
         'TRANSACTION_SERVICE_TIMEOUT_SECONDS: must be less than STALE_PAYMENT_SECONDS (a pay still waiting for its answer would be taken for cut short)',
       );
     }
-    need(
-      config.gatewayServiceKey,
-      'GATEWAY_SERVICE_KEY',
-      'the credential the checkout calls the gateway with',
-    );
+    // Payframe's gateway is called as `service`; a spec-only service with its own credential is not.
+    const ts = config.transactionService;
+    if (ts.mode !== 'spec' || ts.auth.kind === 'service')
+      need(config.gatewayServiceKey, 'GATEWAY_SERVICE_KEY', 'the credential the checkout calls the gateway with');
     need(
       config.checkoutSecret,
       'CHECKOUT_SECRET',

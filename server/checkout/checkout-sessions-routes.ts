@@ -220,7 +220,7 @@ function merchantView(session: GatewaySession): MerchantCheckoutSession {
     amount: session.amount,
     currency: session.currency,
     orderNumber: session.orderNumber,
-    expiresAt: session.expiresAt.toISOString(),
+    expiresAt: session.expiresAt?.toISOString() ?? null,
   };
   const payment = session.payment;
   if (payment?.transactionId) view.transactionId = payment.transactionId;

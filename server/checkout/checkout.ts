@@ -56,6 +56,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
   const deps: CheckoutDeps = {
     db: options.db,
     port: options.port,
+    serviceMode: options.serviceMode ?? 'payframe',
     secret: options.secret,
     signer: options.signer,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),

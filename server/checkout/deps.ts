@@ -27,6 +27,11 @@ export interface CheckoutOptions {
   db: Database;
   port: TransactionService<CallContext>;
   /**
+   * What the port's adapter is (service-mode.ts): Payframe's extensions, or the spec's operations
+   * only, where the page offers no cancel and no removal of saved cards. Default `payframe`.
+   */
+  serviceMode?: 'payframe' | 'spec';
+  /**
    * Keys the fingerprints of idempotent requests (≥ 32 bytes). It must be the same on every
    * instance and across restarts, or a replayed request would look like a different one.
    */
@@ -63,6 +68,7 @@ export type { CallOrigin, Contexts } from './contexts.ts';
 export interface CheckoutDeps {
   db: Database;
   port: TransactionService<CallContext>;
+  serviceMode: 'payframe' | 'spec';
   secret: Buffer;
   signer: Signer;
   publicOrigin: string;

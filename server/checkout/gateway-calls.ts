@@ -51,7 +51,8 @@ export interface GatewaySession extends SessionSnapshot {
   paymentInProgress: boolean;
   /** While a claim is held: the latest time the gateway settles it (PaymentSettlesBy). */
   paymentSettlesBy: Date | null;
-  expiresAt: Date;
+  /** When it can no longer be paid; null when the service does not say (the spec adapter). */
+  expiresAt: Date | null;
   /** When it was canceled (null unless Canceled). */
   canceledAt: Date | null;
   shopper: {
@@ -72,6 +73,8 @@ export interface GatewaySession extends SessionSnapshot {
   merchant: SessionMerchant;
   /** The payment, once paid (the gateway's record). */
   payment: Payment | null;
+  /** Why it cannot be paid, in the words of the service that said so (spec mode); else null. */
+  unavailableMessage: string | null;
 }
 
 const orNull = <T>(v: T | null | undefined): T | null => v ?? null;
@@ -139,7 +142,7 @@ export function sessionOf(d: Detail): GatewaySession {
     paymentInProgress: d.PaymentInProgress,
     paymentSettlesBy: d.PaymentSettlesBy ? new Date(d.PaymentSettlesBy) : null,
     ...snapshotOf(d),
-    expiresAt: new Date(d.ExpiresAt),
+    expiresAt: d.ExpiresAt ? new Date(d.ExpiresAt) : null,
     canceledAt: d.CanceledAt ? new Date(d.CanceledAt) : null,
     shopper: {
       email: orNull(d.Email),
@@ -172,6 +175,7 @@ export function sessionOf(d: Detail): GatewaySession {
       cornerRadius: d.CornerRadius ?? null,
     },
     payment: paymentOf(token, d, null),
+    unavailableMessage: orNull(d.UnavailableMessage),
   };
 }
 

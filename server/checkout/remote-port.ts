@@ -13,7 +13,7 @@
 import { changesState } from '../../shared/contract/effects.ts';
 import { operations } from '../../shared/contract/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
-import type { TransactionService } from '../../shared/contract/service.ts';
+import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
 import { isErrorCode } from '../../shared/errors.ts';
 import { PayframeError } from '../errors.ts';
 import { parseBasicAuthorization as parseBasic } from './basic-auth.ts';
@@ -24,7 +24,10 @@ import {
   SoapTimeoutError,
   SoapTransportError,
 } from '../soap/client/errors.ts';
-import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
+import {
+  type ClientCallOptions,
+  TransactionServiceClient,
+} from '../soap/client/transaction-service-client.ts';
 import { bearerToken } from '../http/authorization.ts';
 
 export interface RemotePortOptions {
@@ -70,6 +73,26 @@ const UNREACHABLE_RETRY_AFTER_SECONDS = 2;
  */
 const READ_RESENDS = 1;
 
+/**
+ * One call by the rules above: a `read` whose request could not be sent goes once more at once; a
+ * `change` goes once. Errors are the client's (asCatalogueError turns them into the catalogue's).
+ */
+export async function callOnce<N extends OperationName>(
+  client: TransactionServiceClient,
+  name: N,
+  params: OperationParams<N>,
+  call: ClientCallOptions,
+): Promise<OperationResult<N>> {
+  const resends = changesState(name) ? 0 : READ_RESENDS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await client.call(name, params, call);
+    } catch (err) {
+      if (!(err instanceof SoapTransportError) || attempt >= resends) throw err;
+    }
+  }
+}
+
 export function remoteTransactionService(options: RemotePortOptions): TransactionService<CallContext> {
   const common = {
     baseUrl: options.baseUrl,
@@ -109,15 +132,10 @@ export function remoteTransactionService(options: RemotePortOptions): Transactio
           'x-payframe-relay': options.serviceKey,
           'x-payframe-client-address': context.remoteAddress,
         };
-        const client = clientFor(authorization);
-        const resends = changesState(name) ? 0 : READ_RESENDS;
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await client.call(name, params, { requestId: context.requestId, headers });
-          } catch (err) {
-            if (!(err instanceof SoapTransportError) || attempt >= resends) throw err;
-          }
-        }
+        return await callOnce(clientFor(authorization), name, params, {
+          requestId: context.requestId,
+          headers,
+        });
       } catch (err) {
         throw asCatalogueError(err);
       }

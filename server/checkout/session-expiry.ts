@@ -106,6 +106,9 @@ export async function announceEndedSessions(deps: CheckoutDeps): Promise<number>
   return announced;
 }
 
+/** When the session ended: ListEndedCheckoutSessions lists only sessions that ended, so one is set. */
 function endOf(s: GatewaySession): Date {
-  return s.canceledAt ?? s.expiresAt;
+  const end = s.canceledAt ?? s.expiresAt;
+  if (!end) throw new Error('An ended checkout session without the time it ended.');
+  return end;
 }

@@ -43,7 +43,7 @@ export async function loadWidgetSession(
     amount: session.amount,
     currency: session.currency,
     orderNumber: session.orderNumber,
-    expiresAt: session.expiresAt.toISOString(),
+    expiresAt: session.expiresAt?.toISOString() ?? null,
     merchant: {
       name: merchant.name,
       logoUrl: merchant.logoUrl,
@@ -64,6 +64,10 @@ export async function loadWidgetSession(
       zipCode: session.shopper.zipCode,
     },
   };
+  // The service's own words for a session it will not resolve (spec mode), shown as they are.
+  if (session.unavailableMessage !== null) view.unavailableMessage = session.unavailableMessage;
+  // In front of a spec-only service there is no cancel and no removal of a saved card: not offered.
+  if (deps.serviceMode === 'spec') view.capabilities = { cancel: false, removeSavedCard: false };
   if (session.payment) {
     view.receipt = receiptOf(session.payment);
     view.redirectUrl = await signedRedirectUrl(deps.signer, session.payment);

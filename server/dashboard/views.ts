@@ -32,6 +32,9 @@ export interface Payment {
 }
 
 const iso = (value: string): string => new Date(value).toISOString();
+const missing = (name: string): never => {
+  throw new Error(`The gateway answered a checkout session without ${name}.`);
+};
 
 /** `{key: value}` when the value is there, `{}` otherwise (optional fields stay absent, not null). */
 function some<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
@@ -101,7 +104,8 @@ export function linkView(s: SessionDetail, publicUrl: string) {
     ...some('email', s.Email),
     ...some('description', s.Description),
     status: s.Status,
-    expiresAt: iso(s.ExpiresAt),
+    // Payframe's gateway dates every session; only the spec adapter, which serves no dashboard, cannot.
+    expiresAt: iso(s.ExpiresAt ?? missing('ExpiresAt')),
     createdAt: iso(s.CreatedAt),
     ...some('transactionId', s.TransactionID),
   };

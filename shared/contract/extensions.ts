@@ -170,7 +170,8 @@ export const extensionTypes = [
     field('TransactionID', 'long'), // when Paid
     field('Amount', 'decimal', required),
     field('Currency', 'string'),
-    field('ExpiresAt', 'dateTime', required),
+    // Null when the service behind the checkout carries no expiry (the spec adapter: spec-port.ts).
+    field('ExpiresAt', 'dateTime', requiredNil),
     field('CanceledAt', 'dateTime', requiredNil), // null unless Canceled (and canceled since 0015)
     field('CreatedAt', 'dateTime', required),
     ...fields(shopperFields, 'string'),
@@ -201,6 +202,10 @@ export const extensionTypes = [
     // The merchant's branding (issue 16 "Settings"): #rrggbb and pixels (0–24); absent: the default.
     field('BrandColor', 'string'),
     field('CornerRadius', 'int'),
+    // A session that cannot be paid, in the words of the Transaction Service that said so (the spec
+    // adapter: GetHostedPaymentDetails' Message, shown to the shopper as it is); Payframe's gateway
+    // never sets it: its Status says all.
+    field('UnavailableMessage', 'string'),
   ]),
   // One page of a merchant's sessions, newest first (ListCheckoutSessions).
   complexType('CheckoutSessionPage', [

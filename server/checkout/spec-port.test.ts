@@ -1,0 +1,215 @@
+/**
+ * Spec mode (issue 20): the checkout in front of a Transaction Service asked only through the spec's
+ * 21 operations — load, pay approved and declined, ACH, the signed return to ReturnUrl, a session
+ * the service will not resolve, a merchant the checkout does not know, and a lost answer settled by
+ * the history lookup without a second charge.
+ */
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalRedirectString, REDIRECT_PARAMS } from '../../shared/checkout/redirect-signature.ts';
+import { specOperations } from '../../shared/contract/operations.ts';
+import { databaseTargets } from '../testing/databases.ts';
+import { achBody, approvedTransactions, cardBody, manualClock, newKey, pay } from './testing/checkout-world.ts';
+import { invoiceSession, openSpecWorld, returningSession, type SpecWorld } from './testing/spec-world.ts';
+import { UNKNOWN_MERCHANT_MESSAGE } from './spec-port.ts';
+import { setSpecMerchant, specSecretBox } from './spec-merchants.ts';
+
+const SPEC_NAMES: ReadonlySet<string> = new Set(specOperations.map((o) => o.name));
+
+function load(w: SpecWorld, token: string) {
+  return w.app.inject({ method: 'GET', url: `/api/checkout/sessions/${token}` });
+}
+
+/** The merchant's own check of a redirect: HMAC-SHA256 of the canonical string under its secret. */
+function verifyRedirect(url: string, secret: string): boolean {
+  const u = new URL(url);
+  const params = Object.fromEntries(REDIRECT_PARAMS.map((n) => [n, u.searchParams.get(n) ?? '']));
+  const expected = crypto
+    .createHmac('sha256', secret)
+    .update(canonicalRedirectString(params as never), 'utf8')
+    .digest('hex');
+  return u.searchParams.get('signature') === expected;
+}
+
+describe.each(databaseTargets())('the checkout in spec mode ($name)', (target) => {
+  let w: SpecWorld;
+  beforeAll(async () => {
+    w = await openSpecWorld(await target.open(), 'Spec Outfitters');
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('loads an invoice session through GetHostedPaymentDetails only, and offers no cancel or removal', async () => {
+    const token = await invoiceSession(w, '31.50');
+    w.soapCalls.length = 0;
+    const view = await load(w, token);
+    expect(view.statusCode).toBe(200);
+    expect(view.json()).toMatchObject({
+      status: 'open',
+      amount: '31.50',
+      expiresAt: null,
+      merchant: { name: 'Spec Outfitters' },
+      methods: ['card', 'ach'],
+      threeDSecure: false,
+      embedOrigins: ['https://shop.example'],
+      capabilities: { cancel: false, removeSavedCard: false },
+    });
+    expect(w.soapCalls).toEqual(['GetHostedPaymentDetails']);
+  });
+
+  it('pays a card once, signs the return to ReturnUrl with the merchant secret, and replays by key', async () => {
+    const token = await returningSession(w, '24.99');
+    w.soapCalls.length = 0;
+    const key = newKey();
+    const paid = await pay(w.app, token, cardBody(), { key });
+    expect(paid.statusCode).toBe(200);
+    const body = paid.json();
+    expect(body.status).toBe('succeeded');
+    expect(body.redirectUrl.startsWith('https://shop.example/thanks?cart=9&')).toBe(true);
+    expect(verifyRedirect(body.redirectUrl, w.merchant.redirectSecret)).toBe(true);
+    expect(verifyRedirect(body.redirectUrl, w.merchant.key)).toBe(false);
+    expect((await pay(w.app, token, cardBody(), { key })).body).toBe(paid.body);
+    // Paid: the receipt and the same signed redirect on a reload, without asking the service.
+    w.soapCalls.length = 0;
+    const reloaded = await load(w, token);
+    expect(reloaded.json()).toMatchObject({ status: 'paid', redirectUrl: body.redirectUrl });
+    expect(w.soapCalls).toEqual([]);
+    const again = await pay(w.app, token, cardBody());
+    expect(again.json().status).toBe('already_paid');
+    expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+
+  it('a decline is told as one, and the session stays payable', async () => {
+    const token = await invoiceSession(w, '12.00', 'INV-DECLINE');
+    const declined = await pay(w.app, token, cardBody('4000000000000002'));
+    expect(declined.json()).toMatchObject({ status: 'declined' });
+    expect((await load(w, token)).json().status).toBe('open');
+    expect((await pay(w.app, token, cardBody())).json().status).toBe('succeeded');
+    expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+
+  it('pays by bank account (ACH)', async () => {
+    const token = await invoiceSession(w, '80.00', 'INV-ACH');
+    const paid = await pay(w.app, token, achBody());
+    expect(paid.json()).toMatchObject({ status: 'succeeded' });
+    expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+
+  it("shows the service's own words for a session it will not resolve, and takes no payment", async () => {
+    const token = await invoiceSession(w, '5.00', 'INV-PAID');
+    expect((await pay(w.app, token, cardBody())).json().status).toBe('succeeded');
+    // A session paid elsewhere (not through this checkout) as the service tells it.
+    const other = await invoiceSession(w, '6.00', 'INV-ELSEWHERE');
+    await w.merchantClient.ProcessTransaction({
+      request: {
+        ...(await import('../../shared/contract/neutral.ts')).requiredDefaults('Request'),
+        MerchantID: w.merchant.id,
+        TransactionType: 'sale',
+        HostedPaymentToken: other,
+        CardNumber: '4242424242424242',
+        ExpirationDate: '12/40',
+        CVV2: '123',
+      },
+    });
+    const view = (await load(w, other)).json();
+    expect(view.status).toBe('expired');
+    expect(view.unavailableMessage).toMatch(/\S/);
+    const refused = await pay(w.app, other, cardBody());
+    expect(refused.statusCode).toBe(409);
+    expect(await approvedTransactions(w.db, other)).toBe(1);
+  });
+
+  it('refuses a session whose merchant has no entry on this checkout, saying so', async () => {
+    const token = await invoiceSession(w, '7.00', 'INV-RENAMED');
+    await setSpecMerchant(
+      w.db,
+      specSecretBox(Buffer.alloc(32, 7)),
+      { id: w.merchant.id, name: 'Another Name', origins: [], secret: w.merchant.redirectSecret },
+      new Date(),
+    );
+    try {
+      expect((await load(w, token)).json()).toMatchObject({
+        status: 'expired',
+        unavailableMessage: UNKNOWN_MERCHANT_MESSAGE,
+      });
+      expect((await pay(w.app, token, cardBody())).statusCode).toBe(409);
+      expect(await approvedTransactions(w.db, token)).toBe(0);
+    } finally {
+      await setSpecMerchant(
+        w.db,
+        specSecretBox(Buffer.alloc(32, 7)),
+        { id: w.merchant.id, name: 'Spec Outfitters', origins: ['https://shop.example'], secret: w.merchant.redirectSecret },
+        new Date(),
+      );
+    }
+  });
+
+  it('uses none but the spec operations', () => {
+    expect(w.soapCalls.length).toBeGreaterThan(0);
+    expect(w.soapCalls.filter((op) => !SPEC_NAMES.has(op))).toEqual([]);
+  });
+});
+
+describe.each(databaseTargets())('spec mode: a lost answer ($name)', (target) => {
+  let w: SpecWorld;
+  const clock = manualClock();
+  /** What the next ProcessTransaction meets: its answer lost after the service acted, or never sent. */
+  let fault: 'lose-answer' | 'refuse' | null = null;
+  beforeAll(async () => {
+    const faulty: typeof fetch = async (input, init) => {
+      const isPay = String((init?.headers as Record<string, string>)?.soapaction ?? '').includes('ProcessTransaction');
+      const now = isPay ? fault : null;
+      if (now) fault = null;
+      if (now === 'refuse') throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+      const res = await fetch(input, init);
+      if (now === 'lose-answer') {
+        await res.arrayBuffer();
+        throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      }
+      return res;
+    };
+    w = await openSpecWorld(await target.open(), 'Lossy Outfitters', {
+      now: clock.now,
+      fetch: faulty,
+      callLimitMs: 6_000,
+      staleAttemptMs: 10_000,
+    });
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('an answer lost after the service charged: confirmed by the history, never charged again', async () => {
+    const token = await invoiceSession(w, '42.00', 'INV-LOST');
+    const key = newKey();
+    fault = 'lose-answer';
+    const first = await pay(w.app, token, cardBody(), { key });
+    expect(first.statusCode).toBeGreaterThanOrEqual(500);
+    // While its call may still be answered, the same key waits: nothing is sent again.
+    const early = await pay(w.app, token, cardBody(), { key });
+    expect(early.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await approvedTransactions(w.db, token)).toBe(1);
+    clock.advance(11_000);
+    const tally = await w.core.recoverAttempts();
+    expect(tally.succeeded).toBe(1);
+    const replay = await pay(w.app, token, cardBody(), { key });
+    expect(replay.json().status).toBe('succeeded');
+    expect((await load(w, token)).json().status).toBe('paid');
+    expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+
+  it('a request that never reached the service: found unpaid, and the retry pays once', async () => {
+    const token = await invoiceSession(w, '43.00', 'INV-REFUSED');
+    const key = newKey();
+    fault = 'refuse';
+    const first = await pay(w.app, token, cardBody(), { key });
+    expect(first.statusCode).toBeGreaterThanOrEqual(500);
+    clock.advance(11_000);
+    const tally = await w.core.recoverAttempts();
+    expect(tally.failed).toBe(1);
+    const retry = await pay(w.app, token, cardBody(), { key });
+    expect(retry.json().status).toBe('succeeded');
+    expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+});

@@ -1,0 +1,334 @@
+/**
+ * The spec adapter (issue 20; DESIGN.md §16): the port the checkout calls, `TransactionService`,
+ * made of the spec's 21 operations only, for a Transaction Service that is not Payframe's. The
+ * checkout's own flows (pay.ts, recovery.ts, session-view.ts, wallet-routes.ts) stay as they are:
+ * they ask the typed extensions, and this adapter answers them from what the spec carries plus the
+ * checkout's own records:
+ *
+ *   GetCheckoutSession   ← GetHostedPaymentDetails(token), the checkout's payment of the session,
+ *                          its attempt in flight, and (for an attempt whose answer was lost)
+ *                          GetTransactionHistories of the merchant (spec-lookup.ts)
+ *   PayCheckoutSession   ← ProcessTransaction with HostedPaymentToken (card, ACH, saved card)
+ *   ListEndedCheckoutSessions ← none: the spec tells of no endings (no webhooks in spec mode)
+ *   SignForMerchant      ← the merchant's redirect secret the checkout holds (spec-merchants.ts)
+ *   the spec's own operations (SendVerificationCode, GetStoredCards, UpdateToken, …) pass through.
+ *
+ * Every other extension answers `not_implemented`, which the routes turn into 501 with its message.
+ * Nothing is read out of the service's message texts: a session it will not resolve is closed, and
+ * its Message is carried, as it is, to the shopper (UnavailableMessage). What the spec cannot carry,
+ * per mode: docs/merchant-guide.md "Spec mode".
+ */
+import { canonicalRedirectString, redirectParams } from '../../shared/checkout/redirect-signature.ts';
+import { operations, specOperations } from '../../shared/contract/operations.ts';
+import type { OperationName } from '../../shared/contract/operations.ts';
+import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
+import type { Database } from '../db/database.ts';
+import { PayframeError } from '../errors.ts';
+import type { CallContext } from '../gateway/port.ts';
+import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
+import type { SoapVersion } from '../soap/soap-fault.ts';
+import { paymentOfSession, startedAttempt } from './attempts.ts';
+import { asCatalogueError, callOnce } from './remote-port.ts';
+import { hmacHex } from './signer.ts';
+import { lookUpPayment } from './spec-lookup.ts';
+import {
+  type SpecMerchant,
+  type SpecSecretBox,
+  specMerchantById,
+  specMerchantByName,
+  specMerchantSecret,
+} from './spec-merchants.ts';
+
+/** How the checkout presents itself to the service: configuration, not code. */
+export type ForeignAuth =
+  | { kind: 'none' }
+  | { kind: 'basic'; username: string; password: string }
+  | { kind: 'header'; name: string; value: string };
+
+export interface ForeignServiceOptions {
+  /** The service's {base_url}; its /TransactionService.asmx is called. */
+  baseUrl: string;
+  /** SOAP_NAMESPACE: the service's {namespace}. */
+  namespace: string;
+  soapVersion: SoapVersion;
+  auth: ForeignAuth;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+export interface SpecPortOptions {
+  service: ForeignServiceOptions;
+  /** The checkout's database: its attempts, payments and merchants. */
+  db: Database;
+  box: SpecSecretBox;
+  /** ProcessTransaction ResponseCodes that mean approved (TRANSACTION_SERVICE_APPROVED_CODES). */
+  approvedCodes: ReadonlySet<string>;
+  /** How long after it was sent a ProcessTransaction may still be answered: the call's limit + 1 s. */
+  callLimitMs: number;
+  now?: () => Date;
+}
+
+type Detail = OperationResult<'GetCheckoutSession'>;
+type PayResult = OperationResult<'PayCheckoutSession'>;
+type HostedDetails = OperationResult<'GetHostedPaymentDetails'>;
+
+const SPEC_NAMES: ReadonlySet<string> = new Set(specOperations.map((o) => o.name));
+
+/** What the page says when the session's merchant has no entry on this checkout (Payframe's words). */
+export const UNKNOWN_MERCHANT_MESSAGE = 'This payment cannot be taken here: its merchant is not set up on this checkout.';
+
+/** The service as a caller of the spec's operations, with the configured credential. */
+export function foreignCaller(o: ForeignServiceOptions) {
+  const client = new TransactionServiceClient({
+    baseUrl: o.baseUrl,
+    namespace: o.namespace,
+    soapVersion: o.soapVersion,
+    timeoutMs: o.timeoutMs,
+    fetch: o.fetch,
+    ...(o.auth.kind === 'basic' ? { username: o.auth.username, password: o.auth.password } : {}),
+  });
+  const headers = o.auth.kind === 'header' ? { [o.auth.name]: o.auth.value } : {};
+  return async <N extends OperationName>(
+    name: N,
+    params: OperationParams<N>,
+    context: Pick<CallContext, 'requestId'>,
+  ): Promise<OperationResult<N>> => {
+    try {
+      return await callOnce(client, name, params, { requestId: context.requestId, headers });
+    } catch (err) {
+      throw asCatalogueError(err);
+    }
+  };
+}
+
+export type ForeignCall = ReturnType<typeof foreignCaller>;
+
+/** A URL the shopper may be sent to: absolute http(s) only (the service's ReturnUrl is not checked by Payframe). */
+function safeUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The parts of a Detail every spec session shares. */
+function baseDetail(
+  token: string,
+  d: Partial<HostedDetails>,
+  merchant: SpecMerchant | null,
+  now: Date,
+): Detail {
+  return {
+    Token: token,
+    Status: 'Open',
+    PaymentInProgress: false,
+    Amount: d.Amount ?? '0.00',
+    ExpiresAt: null,
+    CanceledAt: null,
+    CreatedAt: now.toISOString(),
+    OrderNumber: d.OrderNumber,
+    Email: d.Email,
+    FirstName: d.FirstName,
+    LastName: d.LastName,
+    Address1: d.Address1,
+    Address2: d.Address2,
+    Country: d.Country,
+    StateProvince: d.StateProvince,
+    City: d.City,
+    ZipCode: d.ZipCode,
+    PhoneNumber: d.PhoneNumber,
+    ReturnUrl: safeUrl(d.ReturnUrl) ?? undefined,
+    PaidAt: null,
+    MerchantID: merchant?.id ?? '0',
+    MerchantName: d.MerchantName,
+    AcceptsCard: true,
+    AcceptsAch: true,
+    Origins: merchant?.origins ?? [],
+    // The spec carries no challenge step the page could show (docs/merchant-guide.md "Spec mode").
+    ThreeDSecureEnrolled: false,
+    ReturnMode: 'Immediate',
+    NameOnCardRequired: false,
+    PaymentLink: false,
+  };
+}
+
+/**
+ * The redirect's signature, in the answer as Payframe's gateway gives it (so no signing happens while
+ * the checkout records the payment): HMAC-SHA256 under the merchant's redirect secret of the
+ * canonical string the checkout puts in the ReturnUrl (shared/checkout/redirect-signature.ts).
+ */
+function redirectSignature(
+  secret: string | null,
+  token: string,
+  d: { TransactionID?: string | null; OrderNumber?: string | null; Amount: string; PaidAt: string | null },
+): { RedirectSignature?: string; RedirectSignaturePrevious?: string } {
+  if (!secret || !d.PaidAt) return {};
+  const params = redirectParams({
+    token,
+    transactionId: d.TransactionID ?? null,
+    orderNumber: d.OrderNumber ?? null,
+    amount: d.Amount,
+    currency: null,
+    paidAt: new Date(d.PaidAt),
+  });
+  return { RedirectSignature: hmacHex(secret, canonicalRedirectString(params)) };
+}
+
+export function specTransactionService(o: SpecPortOptions): TransactionService<CallContext> {
+  const call = foreignCaller(o.service);
+  const now = o.now ?? (() => new Date());
+
+  /** The session and its merchant as the service and this checkout know them. */
+  async function resolve(token: string, context: CallContext) {
+    const details = await call('GetHostedPaymentDetails', { token }, context);
+    const merchant = await specMerchantByName(o.db, o.box, details.MerchantName);
+    return { details, merchant };
+  }
+
+  async function getCheckoutSession(token: string, context: CallContext): Promise<Detail> {
+    const at = now();
+    const paid = await paymentOfSession(o.db, token);
+    if (paid) {
+      // The checkout recorded the payment: the receipt stays, whatever the service says of the token
+      // now, and a reload needs no call to it.
+      const fields = {
+        Amount: paid.amount,
+        OrderNumber: paid.orderNumber ?? undefined,
+        ReturnUrl: paid.returnUrl ?? undefined,
+        MerchantName: paid.merchantName ?? undefined,
+      };
+      const [known, secret] = await Promise.all([
+        specMerchantById(o.db, paid.merchantId),
+        specMerchantSecret(o.db, o.box, paid.merchantId),
+      ]);
+      const detail: Detail = {
+        ...baseDetail(token, fields, known, at),
+        Status: 'Paid',
+        MerchantID: paid.merchantId,
+        TransactionID: paid.transactionId ?? undefined,
+        ApprovalCode: paid.approvalCode ?? undefined,
+        MaskedCardNumber: paid.maskedCard ?? undefined,
+        PaymentMethod: paid.method === 'ach' ? 'Ach' : paid.method === 'card' ? 'Card' : undefined,
+        PaidAt: paid.paidAt.toISOString(),
+      };
+      return { ...detail, ...redirectSignature(secret, token, detail) };
+    }
+    const [{ details, merchant }, attempt] = await Promise.all([
+      resolve(token, context),
+      startedAttempt(o.db, token),
+    ]);
+    const base = baseDetail(token, details, merchant, at);
+    if (attempt && merchant) {
+      const settlesBy = new Date(attempt.startedAt.getTime() + o.callLimitMs);
+      // Its call may still be answered: nothing can be concluded yet.
+      if (settlesBy > at) return { ...base, PaymentInProgress: true, PaymentSettlesBy: settlesBy.toISOString() };
+      // The answer was lost: the merchant's history says whether the service charged it.
+      const found = await lookUpPayment(call, context, {
+        merchantId: merchant.id,
+        token,
+        amount: details.Amount ?? null,
+        from: attempt.startedAt,
+        to: at,
+      });
+      if (found.kind === 'charged') {
+        const detail: Detail = {
+          ...base,
+          Status: 'Paid',
+          TransactionID: found.transactionId,
+          ApprovalCode: found.approvalCode ?? undefined,
+          MaskedCardNumber: found.last4 ? `************${found.last4}` : undefined,
+          PaymentMethod: attempt.method === 'ach' ? 'Ach' : 'Card',
+          PaidAt: (found.paidAt ?? at).toISOString(),
+          Amount: found.amount,
+        };
+        return { ...detail, ...redirectSignature(merchant.secret, token, detail) };
+      }
+      // Not charged for sure only when the service still offers the session: else it may have been
+      // paid in a way the history does not show yet, and the shopper is told it is being confirmed.
+      if (found.kind === 'undecided' || !details.Success) return { ...base, PaymentInProgress: true };
+    }
+    if (!details.Success) return { ...base, Status: 'Expired', UnavailableMessage: details.Message ?? '' };
+    if (!merchant) return { ...base, Status: 'Expired', UnavailableMessage: UNKNOWN_MERCHANT_MESSAGE };
+    return base;
+  }
+
+  async function payCheckoutSession(
+    params: OperationParams<'PayCheckoutSession'>,
+    context: CallContext,
+  ): Promise<PayResult> {
+    const token = params.token ?? '';
+    const { details, merchant } = await resolve(token, context);
+    const base = baseDetail(token, details, merchant, now());
+    const session = {
+      Amount: base.Amount,
+      OrderNumber: base.OrderNumber,
+      ReturnUrl: base.ReturnUrl,
+      MerchantID: base.MerchantID,
+      MerchantName: base.MerchantName,
+    };
+    if (!details.Success || !merchant) return { ...session, Outcome: 'Closed', Status: 'Expired', PaidAt: null };
+    const request = params.request!;
+    const res = await call(
+      'ProcessTransaction',
+      {
+        request: {
+          ...request,
+          MerchantID: merchant.id,
+          Amount: base.Amount,
+          HostedPaymentToken: token,
+          // Found again by the history lookup if the answer is lost (spec-lookup.ts).
+          CustomValue1: token,
+        },
+      },
+      context,
+    );
+    const approved = o.approvedCodes.has(res.ResponseCode ?? '') && res.TransactionID !== '0';
+    const common = {
+      ...session,
+      TransactionID: res.TransactionID,
+      ResponseCode: res.ResponseCode,
+      ResponseMessage: res.ResponseMessage,
+      ApprovalCode: res.ApprovalCode,
+      MaskedCardNumber: res.MaskedCardNumber,
+      Token: res.Token,
+      PaymentMethod: request.IsAchTransaction ? ('Ach' as const) : ('Card' as const),
+    };
+    if (!approved) return { ...common, Outcome: 'Declined', Status: 'Open', PaidAt: null };
+    const paidAt = now().toISOString();
+    return {
+      ...common,
+      Outcome: 'Approved',
+      Status: 'Paid',
+      PaidAt: paidAt,
+      ...redirectSignature(merchant.secret, token, { ...common, PaidAt: paidAt }),
+    };
+  }
+
+  const port: Record<string, (params: never, context: CallContext) => Promise<unknown>> = {};
+  for (const op of operations) {
+    const name = op.name as OperationName;
+    port[name] = SPEC_NAMES.has(name)
+      ? (params, context) => call(name, params, context)
+      : async () => {
+          throw new PayframeError(
+            'not_implemented',
+            `The Transaction Service behind this checkout speaks only the spec: ${name} is not offered.`,
+          );
+        };
+  }
+  Object.assign(port, {
+    GetCheckoutSession: (p: OperationParams<'GetCheckoutSession'>, c: CallContext) =>
+      getCheckoutSession(p.token ?? '', c),
+    PayCheckoutSession: payCheckoutSession,
+    ListEndedCheckoutSessions: async () => [],
+    SignForMerchant: async (p: OperationParams<'SignForMerchant'>) => {
+      const secret = await specMerchantSecret(o.db, o.box, p.merchantID);
+      if (!secret) throw new PayframeError('not_found', 'No merchant matches this request.');
+      return { Success: true, Signature: hmacHex(secret, p.message ?? '') };
+    },
+  });
+  return port as unknown as TransactionService<CallContext>;
+}
