@@ -279,6 +279,8 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
           MerchantID: merchant.id,
           Amount: base.Amount,
           HostedPaymentToken: token,
+          // "Save this card" saves it to the wallet of the session's e-mail, the one the page shows.
+          ...(request.CreateToken && details.Email ? { Email: details.Email } : {}),
           // Found again by the history lookup if the answer is lost (spec-lookup.ts).
           CustomValue1: token,
         },

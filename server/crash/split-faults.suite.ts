@@ -79,6 +79,8 @@ describe.skipIf(!adminUrl)(
           GATEWAY_SERVICE_KEY: serviceKey,
           PUBLIC_URL: checkoutUrl,
           TRANSACTION_SERVICE_URL: proxy.url,
+          // Named, not read from the WSDL (auto): a restart must not wait on a WSDL the proxy breaks.
+          TRANSACTION_SERVICE_MODE: 'payframe',
           GATEWAY_PUBLIC_URL: gatewayUrl,
           TRANSACTION_SERVICE_TIMEOUT_SECONDS: String(CALL_TIMEOUT_SECONDS),
           CHECKOUT_SECRET: crypto.randomBytes(32).toString('base64'),
