@@ -87,14 +87,21 @@ describe('what the checkout role needs in each mode', () => {
     expect(header.transactionService.auth).toEqual({ kind: 'header', name: 'X-Api-Key', value: 'k-123' });
   });
   it('basic needs its user name and password; header its header; each refusal names the variable', () => {
-    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_AUTH: 'basic' })).toThrow(/TRANSACTION_SERVICE_USERNAME/);
-    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_AUTH: 'header' })).toThrow(/TRANSACTION_SERVICE_HEADER/);
-    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_HEADER: 'no colon' })).toThrow(/TRANSACTION_SERVICE_HEADER/);
-    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_MODE: 'soap' })).toThrow(/TRANSACTION_SERVICE_MODE/);
-    expect(loadConfig({ ...base, TRANSACTION_SERVICE_APPROVED_CODES: '00, 10 ,A' }).transactionService.approvedCodes).toEqual([
-      '00',
-      '10',
-      'A',
-    ]);
+    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_AUTH: 'basic' })).toThrow(
+      /TRANSACTION_SERVICE_USERNAME/,
+    );
+    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_AUTH: 'header' })).toThrow(
+      /TRANSACTION_SERVICE_HEADER/,
+    );
+    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_HEADER: 'no colon' })).toThrow(
+      /TRANSACTION_SERVICE_HEADER/,
+    );
+    expect(() => loadConfig({ ...base, TRANSACTION_SERVICE_MODE: 'soap' })).toThrow(
+      /TRANSACTION_SERVICE_MODE/,
+    );
+    expect(
+      loadConfig({ ...base, TRANSACTION_SERVICE_APPROVED_CODES: '00, 10 ,A' }).transactionService
+        .approvedCodes,
+    ).toEqual(['00', '10', 'A']);
   });
 });

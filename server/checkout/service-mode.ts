@@ -19,13 +19,19 @@ import { specSecretBox } from './spec-merchants.ts';
 export type ServiceMode = 'payframe' | 'spec';
 
 /** The extensions the checkout's Payframe adapter calls: all four, or the service is not Payframe's. */
-const PAYFRAME_OPERATIONS = ['GetCheckoutSession', 'PayCheckoutSession', 'ListEndedCheckoutSessions', 'SignForMerchant'];
+const PAYFRAME_OPERATIONS = [
+  'GetCheckoutSession',
+  'PayCheckoutSession',
+  'ListEndedCheckoutSessions',
+  'SignForMerchant',
+];
 const SPEC_OPERATIONS = ['GetHostedPaymentDetails', 'ProcessTransaction'];
 
 /** The operation names a WSDL declares (its portType's and bindings' `operation` elements). */
 export function wsdlOperationNames(wsdl: string): Set<string> {
   const names = new Set<string>();
-  for (const m of wsdl.matchAll(/<(?:[A-Za-z_][\w.-]*:)?operation\b[^>]*\bname\s*=\s*["']([^"']+)["']/g)) names.add(m[1]!);
+  for (const m of wsdl.matchAll(/<(?:[A-Za-z_][\w.-]*:)?operation\b[^>]*\bname\s*=\s*["']([^"']+)["']/g))
+    names.add(m[1]!);
   return names;
 }
 
@@ -52,7 +58,10 @@ export async function detectServiceMode(
   let last = '';
   for (let wait = 250; ; wait = Math.min(wait * 2, 4000)) {
     try {
-      const res = await doFetch(url, { headers: options.headers, signal: AbortSignal.timeout(options.timeoutMs) });
+      const res = await doFetch(url, {
+        headers: options.headers,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
       const body = await res.text();
       if (res.ok) {
         const mode = modeOfWsdl(body);
@@ -81,7 +90,11 @@ export interface CheckoutPort {
 }
 
 /** The checkout role's port, signer and mode, as the configuration asks. */
-export async function checkoutPort(config: Config, db: Database, log: FastifyBaseLogger): Promise<CheckoutPort> {
+export async function checkoutPort(
+  config: Config,
+  db: Database,
+  log: FastifyBaseLogger,
+): Promise<CheckoutPort> {
   const url = config.transactionServiceUrl!;
   const ts = config.transactionService;
   const auth: ForeignAuth =

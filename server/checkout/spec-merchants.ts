@@ -50,9 +50,10 @@ export function specSecretBox(checkoutSecret: Buffer): SpecSecretBox {
       decipher.setAAD(Buffer.from(merchantId, 'utf8'));
       decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       // A CHECKOUT_SECRET other than the one that sealed it fails here (GCM's tag), never silently.
-      return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
-        'utf8',
-      );
+      return Buffer.concat([
+        decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     },
   };
 }
@@ -113,7 +114,9 @@ const merchantOf = (r: Row): SpecMerchant => ({
 
 /** Every merchant, by id; never a secret. */
 export async function listSpecMerchants(q: Queryable): Promise<SpecMerchant[]> {
-  const { rows } = await q.query('select merchant_id, name, origins from checkout_spec_merchants order by merchant_id');
+  const { rows } = await q.query(
+    'select merchant_id, name, origins from checkout_spec_merchants order by merchant_id',
+  );
   return (rows as Row[]).map(merchantOf);
 }
 

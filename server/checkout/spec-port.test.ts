@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalRedirectString, REDIRECT_PARAMS } from '../../shared/checkout/redirect-signature.ts';
 import { specOperations } from '../../shared/contract/operations.ts';
 import { databaseTargets } from '../testing/databases.ts';
-import { achBody, approvedTransactions, cardBody, manualClock, newKey, pay } from './testing/checkout-world.ts';
+import {
+  achBody,
+  approvedTransactions,
+  cardBody,
+  manualClock,
+  newKey,
+  pay,
+  sessionBody,
+} from './testing/checkout-world.ts';
 import { invoiceSession, openSpecWorld, returningSession, type SpecWorld } from './testing/spec-world.ts';
 import { UNKNOWN_MERCHANT_MESSAGE } from './spec-port.ts';
 import { setSpecMerchant, specSecretBox } from './spec-merchants.ts';
@@ -139,7 +147,12 @@ describe.each(databaseTargets())('the checkout in spec mode ($name)', (target) =
       await setSpecMerchant(
         w.db,
         specSecretBox(Buffer.alloc(32, 7)),
-        { id: w.merchant.id, name: 'Spec Outfitters', origins: ['https://shop.example'], secret: w.merchant.redirectSecret },
+        {
+          id: w.merchant.id,
+          name: 'Spec Outfitters',
+          origins: ['https://shop.example'],
+          secret: w.merchant.redirectSecret,
+        },
         new Date(),
       );
     }
@@ -158,7 +171,9 @@ describe.each(databaseTargets())('spec mode: a lost answer ($name)', (target) =>
   let fault: 'lose-answer' | 'refuse' | null = null;
   beforeAll(async () => {
     const faulty: typeof fetch = async (input, init) => {
-      const isPay = String((init?.headers as Record<string, string>)?.soapaction ?? '').includes('ProcessTransaction');
+      const isPay = String((init?.headers as Record<string, string>)?.soapaction ?? '').includes(
+        'ProcessTransaction',
+      );
       const now = isPay ? fault : null;
       if (now) fault = null;
       if (now === 'refuse') throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
@@ -211,5 +226,46 @@ describe.each(databaseTargets())('spec mode: a lost answer ($name)', (target) =>
     const retry = await pay(w.app, token, cardBody(), { key });
     expect(retry.json().status).toBe('succeeded');
     expect(await approvedTransactions(w.db, token)).toBe(1);
+  });
+});
+
+describe.each(databaseTargets())('spec mode: merchant REST ($name)', (target) => {
+  let w: SpecWorld;
+  beforeAll(async () => {
+    w = await openSpecWorld(await target.open(), 'Rest Outfitters');
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('is not offered (501), and never relays a caller under the checkout’s own credential', async () => {
+    const token = await invoiceSession(w, '9.00', 'INV-REST');
+    w.soapCalls.length = 0;
+    const auth = { authorization: w.merchant.authorization };
+    const read = await w.app.inject({ method: 'GET', url: `/v1/checkout-sessions/${token}`, headers: auth });
+    expect(read.statusCode).toBe(501);
+    expect(read.json().error.message).toContain('only the spec');
+    const forged = await w.app.inject({
+      method: 'GET',
+      url: `/v1/checkout-sessions/${token}`,
+      headers: { authorization: 'Basic Zm9vOmJhcg==' },
+    });
+    expect([401, 501]).toContain(forged.statusCode); // refused before or at the port, never answered
+    const created = await w.app.inject({
+      method: 'POST',
+      url: '/v1/checkout-sessions',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify(sessionBody()),
+    });
+    expect(created.statusCode).toBe(501);
+    // The shopper's cancel: not offered either (the page hides it).
+    const cancel = await w.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${token}/cancel`,
+      headers: { 'x-payframe-client': 'widget', 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(cancel.statusCode).toBe(501);
+    expect(w.soapCalls.filter((op) => op !== 'GetHostedPaymentDetails')).toEqual([]);
   });
 });

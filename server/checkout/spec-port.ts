@@ -75,7 +75,8 @@ type HostedDetails = OperationResult<'GetHostedPaymentDetails'>;
 const SPEC_NAMES: ReadonlySet<string> = new Set(specOperations.map((o) => o.name));
 
 /** What the page says when the session's merchant has no entry on this checkout (Payframe's words). */
-export const UNKNOWN_MERCHANT_MESSAGE = 'This payment cannot be taken here: its merchant is not set up on this checkout.';
+export const UNKNOWN_MERCHANT_MESSAGE =
+  'This payment cannot be taken here: its merchant is not set up on this checkout.';
 
 /** The service as a caller of the spec's operations, with the configured credential. */
 export function foreignCaller(o: ForeignServiceOptions) {
@@ -224,7 +225,8 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
     if (attempt && merchant) {
       const settlesBy = new Date(attempt.startedAt.getTime() + o.callLimitMs);
       // Its call may still be answered: nothing can be concluded yet.
-      if (settlesBy > at) return { ...base, PaymentInProgress: true, PaymentSettlesBy: settlesBy.toISOString() };
+      if (settlesBy > at)
+        return { ...base, PaymentInProgress: true, PaymentSettlesBy: settlesBy.toISOString() };
       // The answer was lost: the merchant's history says whether the service charged it.
       const found = await lookUpPayment(call, context, {
         merchantId: merchant.id,
@@ -269,7 +271,8 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
       MerchantID: base.MerchantID,
       MerchantName: base.MerchantName,
     };
-    if (!details.Success || !merchant) return { ...session, Outcome: 'Closed', Status: 'Expired', PaidAt: null };
+    if (!details.Success || !merchant)
+      return { ...session, Outcome: 'Closed', Status: 'Expired', PaidAt: null };
     const request = params.request!;
     const res = await call(
       'ProcessTransaction',
@@ -332,5 +335,20 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
       return { Success: true, Signature: hmacHex(secret, p.message ?? '') };
     },
   });
-  return port as unknown as TransactionService<CallContext>;
+  // Only the checkout's own calls (the service context) go out, under the configured credential. A
+  // call on behalf of a caller (merchant REST, with its Authorization) is refused: the service's
+  // credential must never stand in for one the checkout cannot check, and the spec has no operation
+  // that would check it.
+  const guarded: Record<string, (params: never, context: CallContext) => Promise<unknown>> = {};
+  for (const [name, fn] of Object.entries(port)) {
+    guarded[name] = async (params, context) => {
+      if (context.principal?.kind !== 'service')
+        throw new PayframeError(
+          'not_implemented',
+          'The Transaction Service behind this checkout speaks only the spec: merchant requests are made to it directly.',
+        );
+      return fn(params, context);
+    };
+  }
+  return guarded as unknown as TransactionService<CallContext>;
 }

@@ -15,7 +15,14 @@ import type { Checkout } from '../checkout.ts';
 import { portSigner } from '../signer.ts';
 import { type ForeignAuth, specTransactionService } from '../spec-port.ts';
 import { setSpecMerchant, specSecretBox } from '../spec-merchants.ts';
-import { addMerchant, CHECKOUT_SECRET, PUBLIC_URL, SERVICE_KEY, SHOP_ORIGIN, type WorldMerchant } from './checkout-world.ts';
+import {
+  addMerchant,
+  CHECKOUT_SECRET,
+  PUBLIC_URL,
+  SERVICE_KEY,
+  SHOP_ORIGIN,
+  type WorldMerchant,
+} from './checkout-world.ts';
 
 export interface SpecWorld {
   db: Database;
@@ -126,13 +133,23 @@ export async function openSpecWorld(
 }
 
 /** A session the service makes for invoices (CreateInvoice): its InvoiceRandomNumber is the token. */
-export async function invoiceSession(w: SpecWorld, amount = '24.99', invoiceNumber = 'INV-1'): Promise<string> {
+export async function invoiceSession(
+  w: SpecWorld,
+  amount = '24.99',
+  invoiceNumber = 'INV-1',
+): Promise<string> {
   const res = await w.merchantClient.CreateInvoice({
     invoiceRequest: {
       MerchantID: w.merchant.id,
       ConvenienceFee: '0',
       ConvenienceFeePercentage: false,
-      Invoices: [{ InvoiceNumber: invoiceNumber, InvoiceAmount: amount, InvoiceDate: new Date().toISOString().slice(0, 10) }],
+      Invoices: [
+        {
+          InvoiceNumber: invoiceNumber,
+          InvoiceAmount: amount,
+          InvoiceDate: new Date().toISOString().slice(0, 10),
+        },
+      ],
     },
   });
   if (!res.Success || !res.InvoiceRandomNumber) throw new Error(`CreateInvoice failed: ${res.Message}`);
