@@ -9,3 +9,4 @@ import './in-doubt.suite.ts';
 import './split-faults.suite.ts';
 import './rolling-upgrade.suite.ts';
 import './failover.suite.ts';
+import './spec-mode.suite.ts';
