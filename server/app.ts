@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { specOperations } from '../shared/contract/operations.ts';
 import type { TransactionService } from '../shared/contract/service.ts';
 import { type Checkout, createCheckout } from './checkout/checkout.ts';
 import type { CheckoutOptions } from './checkout/deps.ts';
@@ -52,6 +53,15 @@ export interface AppOptions {
   now?: () => Date;
   /** What this process writes on its payment claims and attempts (server/instance.ts `owner`). */
   instanceOwner?: string | null;
+}
+
+export interface GatewayAppOptions extends Omit<AppOptions, 'checkoutOptions'> {
+  /**
+   * `serve --role gateway --spec-only`: /TransactionService.asmx serves the spec's 21 operations
+   * only (WSDL, help pages, bindings; soap/served-operations.ts), so that a checkout can be shown to
+   * work in front of a service that speaks nothing else (issue 20). Everything else is unchanged.
+   */
+  specOnly?: boolean;
 }
 
 export interface PayframeApp {
@@ -109,7 +119,8 @@ async function registerGateway(
     transactionService,
     now,
     instanceOwner,
-  }: Pick<AppOptions, 'config' | 'db' | 'transactionService' | 'now' | 'instanceOwner'>,
+    specOnly,
+  }: Pick<GatewayAppOptions, 'config' | 'db' | 'transactionService' | 'now' | 'instanceOwner' | 'specOnly'>,
 ): Promise<Gateway> {
   const gateway = await openGateway(config, db, now, instanceOwner ?? null);
   reportReconciliation(app, health, gateway.reconciliation);
@@ -131,6 +142,7 @@ async function registerGateway(
     namespace: config.soapNamespace,
     httpBindings: config.soapHttpBindings,
     httpGetChanges: config.soapHttpGetChanges,
+    ...(specOnly ? { operations: specOperations } : {}),
     // The credential is checked before the body is read (the gateway's own service only: a stand-in
     // service given by a test checks nothing).
     ...(transactionService
@@ -188,9 +200,16 @@ export async function buildGatewayApp({
   logger,
   transactionService,
   instanceOwner,
-}: Omit<AppOptions, 'checkoutOptions'>): Promise<GatewayApp> {
+  specOnly,
+}: GatewayAppOptions): Promise<GatewayApp> {
   const { app, health } = await baseApp(config, db, logger);
-  const gateway = await registerGateway(app, health, { config, db, transactionService, instanceOwner });
+  const gateway = await registerGateway(app, health, {
+    config,
+    db,
+    transactionService,
+    instanceOwner,
+    specOnly,
+  });
   return { app, health, gateway };
 }
 

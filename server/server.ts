@@ -48,6 +48,11 @@ export interface StartOptions {
     gateway: Gateway | null;
     logger: Logger;
   }) => Promise<{ close(): Promise<void> } | null>;
+  /**
+   * Role gateway only (`payframe serve --role gateway --spec-only`): the Transaction Service serves
+   * the spec's 21 operations and no extension (app.ts `GatewayAppOptions.specOnly`).
+   */
+  specOnly?: boolean;
 }
 
 interface Parts {
@@ -67,6 +72,9 @@ export async function startServer(
   options: StartOptions = {},
 ) {
   assertRoleConfig(config, role); // before the database: a missing variable is not a half-started server
+  // The other roles hold a checkout that needs the extensions: refused rather than ignored.
+  if (options.specOnly && role !== 'gateway')
+    throw new Error(`--spec-only is for --role gateway only (got --role ${role}).`);
   const opened = await openDatabase(config);
   // A newer release migrated the database and this one runs beside it (a rolling upgrade).
   const newer = await newerMigrations(opened).catch(async (err: unknown) => {
@@ -102,7 +110,7 @@ export async function startServer(
   try {
     parts =
       role === 'gateway'
-        ? await buildGatewayApp({ config, db, logger, instanceOwner })
+        ? await buildGatewayApp({ config, db, logger, instanceOwner, specOnly: options.specOnly ?? false })
         : role === 'checkout'
           ? await buildCheckoutApp({ config, db, logger, instanceOwner })
           : await buildApp({ config, db, logger, instanceOwner });

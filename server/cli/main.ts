@@ -1,7 +1,8 @@
 /**
  * `payframe` — the operator's command. Every command accepts --json for scripts.
  *
- *   payframe serve            start the server (what `npm start` runs); --role all|gateway|checkout
+ *   payframe serve            start the server (what `npm start` runs); --role all|gateway|checkout,
+ *                             --spec-only (role gateway: the spec's 21 operations only)
  *   payframe migrate          apply database migrations and exit
  *   payframe merchant create  create a merchant (id + TransactionKey); update, list, roll-key, disable, enable
  *   payframe session create   create a checkout session (token + URL)
@@ -24,12 +25,14 @@ import { CliError, createOutput } from './output.ts';
 export const HELP = `Usage: payframe <command> [options]
 
 Commands:
-  serve [--role all|gateway|checkout]
+  serve [--role all|gateway|checkout] [--spec-only]
               Start Payframe (configuration from the environment; see .env.example).
               all (default): everything in one process. gateway: the Transaction Service,
               3-D Secure pages, users, recurring payments. checkout: merchant REST, the
               widget's API and pages, calling the gateway at TRANSACTION_SERVICE_URL (needs
               GATEWAY_SERVICE_KEY and CHECKOUT_SECRET). See server/checkout/README.md.
+              --spec-only (with --role gateway only): the Transaction Service offers the
+              spec's 21 operations and no Payframe extension (WSDL, help pages, calls)
   migrate     Apply pending database migrations and exit
   merchant create --name <name> [--origin <url>]... [--3ds] [--business-name <name>]
                   [--logo-url <url>] [--website <url>] [--email <address>] [--phone <number>]
@@ -87,7 +90,11 @@ const commands: Record<string, Command> = {
   async serve(args, out) {
     const { values } = parseArgs({
       args,
-      options: { json: { type: 'boolean' }, role: { type: 'string', default: 'all' } },
+      options: {
+        json: { type: 'boolean' },
+        role: { type: 'string', default: 'all' },
+        'spec-only': { type: 'boolean', default: false },
+      },
       strict: true,
     });
     const role = values.role;
@@ -98,9 +105,21 @@ const commands: Record<string, Command> = {
         2,
       );
     }
+    const specOnly = values['spec-only'];
+    // Roles all and checkout hold a checkout that calls Payframe's extensions: no spec-only service.
+    if (specOnly && role !== 'gateway') {
+      throw new CliError(
+        'invalid_arguments',
+        `--spec-only is for --role gateway only (got --role ${role}).`,
+        2,
+      );
+    }
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel });
-    const server = await startServer(config, logger, role, { commandChannel: openCommandChannel });
+    const server = await startServer(config, logger, role, {
+      commandChannel: openCommandChannel,
+      specOnly,
+    });
     closeOnSignals(server, logger);
     const demoLines = server.demo
       ? [
@@ -113,12 +132,13 @@ const commands: Record<string, Command> = {
       {
         url: server.url,
         role,
+        specOnly,
         database: describeDatabase(config),
         demoMerchant: server.demo,
         demoStoreUrl: server.demoStoreUrl ?? null,
       },
       [
-        `Payframe (${role}) is listening on ${server.url}`,
+        `Payframe (${role}${specOnly ? ', spec operations only' : ''}) is listening on ${server.url}`,
         // The URL's origin and path only: a user:password in it stays off the terminal.
         ...(role === 'checkout' && config.transactionServiceUrl
           ? [

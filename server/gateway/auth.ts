@@ -295,6 +295,8 @@ export function actOn(principal: Principal, merchantId: string | null | undefine
   // Only the checkout server names the merchant it acts for; anyone else acts for none.
   if (principal.kind !== 'service')
     throw new PayframeError('forbidden', 'This caller may not act on a merchant.');
-  if (!merchantId) throw new PayframeError('invalid_request', 'A merchant id is required.');
+  // A long id left out reaches the operation as 0 (its default), which names no merchant.
+  if (!merchantId || merchantId === '0')
+    throw new PayframeError('invalid_request', 'A merchant id is required.');
   return merchantId;
 }

@@ -7,10 +7,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { servedOverGet } from '../../shared/contract/effects.ts';
-import { findOperation, hasSimpleParams, operations } from '../../shared/contract/index.ts';
+import { findOperation, hasSimpleParams } from '../../shared/contract/index.ts';
 import { type Binding, type CallContext, relayOf } from './call-context.ts';
 import { faultFromError } from './fault-mapping.ts';
 import { contentTypeOf, renderFault, type SoapVersion } from './soap-fault.ts';
+import type { ServedOperations } from './served-operations.ts';
 import { parseContentType, soapActionOf } from './soap-request.ts';
 import { operationSoapAction } from './wsdl.ts';
 
@@ -32,6 +33,8 @@ export interface Prepared {
 
 export interface BeforeReadingOptions {
   namespace: string;
+  /** The operations this service serves (served-operations.ts). */
+  served: ServedOperations;
   authenticate?: AuthenticateBeforeReading;
 }
 
@@ -48,13 +51,20 @@ function contextOf(request: FastifyRequest, binding: Binding): CallContext {
 
 /** The preParsing hooks of the SOAP route and of the HTTP GET/POST routes. */
 export function beforeReading(
-  { namespace, authenticate }: BeforeReadingOptions,
+  { namespace, served, authenticate }: BeforeReadingOptions,
   prepared: WeakMap<FastifyRequest, Prepared>,
   httpGetChanges: boolean,
 ) {
   const byAction = new Map<string, string>(
-    operations.map((op) => [operationSoapAction(namespace, op.name), op.name]),
+    served.list.map((op) => [operationSoapAction(namespace, op.name), op.name]),
   );
+  /**
+   * A name as the check is told it: the name of an operation of the contract this service does not
+   * serve (an extension, on a spec-only service) is told as no name at all (`''`), so that it is
+   * checked as an unknown name is — never a public operation's — and answers as one (issue 20).
+   */
+  const asNamed = (name: string): string =>
+    served.find(name) !== undefined || findOperation(name) === undefined ? name : '';
 
   /** Runs the check; on a refusal sends the answer (and the body is never read). */
   async function check(
@@ -90,7 +100,8 @@ export function beforeReading(
       const action = soapAction ?? ct.action;
       let operation = action === undefined ? undefined : byAction.get(action);
       // SOAP 1.1 runs what SOAPAction names, or faults: an unknown action is never a public one.
-      if (operation === undefined && version === '1.1' && soapAction !== undefined) operation = soapAction;
+      if (operation === undefined && version === '1.1' && soapAction !== undefined)
+        operation = asNamed(soapAction);
       const context = contextOf(request, version === '1.1' ? 'soap11' : 'soap12');
       await check(request, reply, operation, context, (status, fault) =>
         reply
@@ -102,7 +113,7 @@ export function beforeReading(
 
     http: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const name = (request.params as { op?: string }).op ?? '';
-      const op = findOperation(name);
+      const op = served.find(name);
       // Only where the GET binding would serve the operation at all (simple parameters).
       if (request.method === 'GET' && op && hasSimpleParams(op) && !servedOverGet(op.name, httpGetChanges)) {
         reply
@@ -114,7 +125,7 @@ export function beforeReading(
       }
       const context = contextOf(request, request.method === 'GET' ? 'httpGet' : 'httpPost');
       // An unknown name is never a public operation.
-      await check(request, reply, op?.name ?? name, context, (status, fault) =>
+      await check(request, reply, op?.name ?? asNamed(name), context, (status, fault) =>
         reply.code(status).type('text/plain; charset=utf-8').send(`${fault.message}\n`),
       );
     },

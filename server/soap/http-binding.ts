@@ -4,12 +4,7 @@
  * converted with .NET's Convert.ChangeType rules; errors as 500 text/plain.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ChangeTypeError,
-  convertHttpParam,
-  findOperation,
-  findOperationIgnoringCase,
-} from '../../shared/contract/index.ts';
+import { ChangeTypeError, convertHttpParam } from '../../shared/contract/index.ts';
 import { maskCardNumbers } from '../../shared/card/card-number-in-text.ts';
 import { callerText } from '../../shared/contract/caller-text.ts';
 import { hasSimpleParams, type Operation } from '../../shared/contract/model.ts';
@@ -18,6 +13,7 @@ import { type CallContext, relayOf } from './call-context.ts';
 import { encodeHttpResponse } from './codec/messages.ts';
 import type { Prepared } from './before-reading.ts';
 import { faultFromError } from './fault-mapping.ts';
+import type { ServedOperations } from './served-operations.ts';
 import { parseContentType } from './soap-request.ts';
 
 const HTML_ENTITIES: Record<string, string> = {
@@ -41,14 +37,14 @@ function plainError(reply: FastifyReply, message: string, status = 500) {
 }
 
 /** The operation for a path segment, or the ASMX error text for one that does not resolve. */
-function resolve(name: string): Operation | string {
-  const op = findOperation(name);
+function resolve(served: ServedOperations, name: string): Operation | string {
+  const op = served.find(name);
   if (op) {
     return hasSimpleParams(op)
       ? op
       : `Request format is unrecognized for URL unexpectedly ending in '/${callerText(name)}'.`;
   }
-  const other = findOperationIgnoringCase(name);
+  const other = served.findIgnoringCase(name);
   if (other) {
     return `Invalid method name '${callerText(name)}', method names are case sensitive. The method name '${other.name}' with the same name but different casing was found.`;
   }
@@ -58,16 +54,18 @@ function resolve(name: string): Operation | string {
 export interface HttpBindingOptions {
   service: TransactionService<CallContext>;
   namespace: string;
+  /** The operations this service serves (served-operations.ts); any other is an unknown name. */
+  served: ServedOperations;
   /** What was decided before the body was read (before-reading.ts), when a check is configured. */
   preparedOf?: (request: FastifyRequest) => Prepared | undefined;
 }
 
-export function createHttpHandler({ service, namespace, preparedOf }: HttpBindingOptions) {
+export function createHttpHandler({ service, namespace, served, preparedOf }: HttpBindingOptions) {
   return async function httpHandler(
     request: FastifyRequest<{ Params: { op: string } }>,
     reply: FastifyReply,
   ) {
-    const op = resolve(request.params.op);
+    const op = resolve(served, request.params.op);
     if (typeof op === 'string') return plainError(reply, op);
 
     let values: URLSearchParams;

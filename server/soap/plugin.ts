@@ -4,7 +4,7 @@
  * plugin owns its XML handling in its own scope: request bodies reach the bindings as raw bytes.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findOperation } from '../../shared/contract/index.ts';
+import type { Operation } from '../../shared/contract/index.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { CallContext } from './call-context.ts';
 import { type AuthenticateBeforeReading, beforeReading, type Prepared } from './before-reading.ts';
@@ -14,6 +14,7 @@ import { createSoapHandler } from './soap-binding.ts';
 import { renderWsdl } from './wsdl.ts';
 import { escapeAttr } from './xml-escape.ts';
 import { WWW_AUTHENTICATE } from './fault-mapping.ts';
+import { allOperations, servedOperations } from './served-operations.ts';
 
 export const SERVICE_NAME = 'TransactionService';
 export const SERVICE_PATH = '/TransactionService.asmx';
@@ -33,6 +34,12 @@ export interface TransactionServicePluginOptions {
    * pre-auth.ts). Unset (a test's stand-in service): the service checks it itself.
    */
   authenticate?: AuthenticateBeforeReading;
+  /**
+   * The operations served, in contract order: all of them by default; `specOperations` for a
+   * service that speaks only the spec (`serve --role gateway --spec-only`, served-operations.ts).
+   * Any other is unknown to the WSDL, the help pages and the bindings.
+   */
+  operations?: readonly Operation[];
 }
 
 /** The help pages carry ASMX's inline style block and no script at all. */
@@ -60,15 +67,16 @@ function queryKey(request: FastifyRequest, name: string): string | undefined {
 export async function transactionServicePlugin(app: FastifyInstance, opts: TransactionServicePluginOptions) {
   const { namespace, httpBindings } = opts;
   const httpGetChanges = opts.httpGetChanges ?? false;
+  const served = opts.operations ? servedOperations(opts.operations) : allOperations;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   // The credential is checked before the body is read; the call's context is made then, once.
   const prepared = new WeakMap<FastifyRequest, Prepared>();
-  const before = beforeReading(opts, prepared, httpGetChanges);
+  const before = beforeReading({ ...opts, served }, prepared, httpGetChanges);
   const preparedOf = (request: FastifyRequest) => prepared.get(request);
-  const soap = createSoapHandler({ ...opts, preparedOf });
-  const http = createHttpHandler({ ...opts, preparedOf });
+  const soap = createSoapHandler({ ...opts, served, preparedOf });
+  const http = createHttpHandler({ ...opts, served, preparedOf });
   // A body Fastify could not read (too large, a broken length): 401 when no credential could have
   // allowed the call (no operation was named), as when it could not be parsed.
   const errorHandler = async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -97,13 +105,16 @@ export async function transactionServicePlugin(app: FastifyInstance, opts: Trans
   app.get(SERVICE_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     if (queryKey(request, 'wsdl') !== undefined) {
       return reply.type('text/xml; charset=utf-8').send(
-        renderWsdl({
-          serviceName: SERVICE_NAME,
-          namespace,
-          location: serviceUrl(request),
-          httpBindings,
-          httpGetChanges,
-        }),
+        renderWsdl(
+          {
+            serviceName: SERVICE_NAME,
+            namespace,
+            location: serviceUrl(request),
+            httpBindings,
+            httpGetChanges,
+          },
+          served.list,
+        ),
       );
     }
     if (queryKey(request, 'disco') !== undefined) {
@@ -124,9 +135,12 @@ export async function transactionServicePlugin(app: FastifyInstance, opts: Trans
       local: isLocal(request.ip),
     };
     const opName = queryKey(request, 'op');
-    const op = opName === undefined ? undefined : findOperation(opName);
+    // An operation not served is shown as ASMX shows an unknown `?op=`: the service page.
+    const op = opName === undefined ? undefined : served.find(opName);
     reply.header('content-security-policy', HELP_CSP).type('text/html; charset=utf-8');
-    return reply.send(op ? renderOperationHelp({ ...help, operation: op }) : renderServiceHelp(help));
+    return reply.send(
+      op ? renderOperationHelp({ ...help, operation: op }) : renderServiceHelp(help, served.list),
+    );
   });
 
   if (httpBindings) {

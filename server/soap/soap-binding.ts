@@ -4,8 +4,6 @@
  * that goes wrong is a fault in the request's SOAP version.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { findOperation, operations } from '../../shared/contract/index.ts';
-import type { Operation } from '../../shared/contract/model.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import { type CallContext, relayOf } from './call-context.ts';
 import { decodeSoapParams, encodeSoapResponse } from './codec/messages.ts';
@@ -20,12 +18,15 @@ import {
   routeRequest,
   soapActionOf,
 } from './soap-request.ts';
+import type { ServedOperations } from './served-operations.ts';
 import { operationSoapAction } from './wsdl.ts';
 import { decodeBytes, readXml, XmlReadError } from './xml/index.ts';
 
 export interface SoapBindingOptions {
   service: TransactionService<CallContext>;
   namespace: string;
+  /** The operations this service serves (served-operations.ts); any other is routed as unknown. */
+  served: ServedOperations;
   /** What was decided before the body was read (before-reading.ts), when a check is configured. */
   preparedOf?: (request: FastifyRequest) => Prepared | undefined;
   /** The same check, for an operation only the Body names (before-reading.ts). */
@@ -41,12 +42,16 @@ function unauthorized(reply: FastifyReply) {
     .send('');
 }
 
-export function createSoapHandler({ service, namespace, preparedOf, authenticate }: SoapBindingOptions) {
-  const byAction = new Map(
-    operations.map((op) => [operationSoapAction(namespace, op.name), op as Operation]),
-  );
+export function createSoapHandler({
+  service,
+  namespace,
+  served,
+  preparedOf,
+  authenticate,
+}: SoapBindingOptions) {
+  const byAction = new Map(served.list.map((op) => [operationSoapAction(namespace, op.name), op]));
   const routeByAction = (action: string) => byAction.get(action);
-  const routeByElement = (local: string) => findOperation(local);
+  const routeByElement = (local: string) => served.find(local);
 
   return async function soapHandler(request: FastifyRequest, reply: FastifyReply) {
     const ct = parseContentType(request.headers['content-type']);

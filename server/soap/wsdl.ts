@@ -176,15 +176,21 @@ export function buildWsdl(options: WsdlOptions, ops: readonly Operation[] = oper
 }
 
 /**
- * Rendered documents by (service, namespace, location, httpBindings). The location comes from the
- * request's Host header, which a client chooses, so the cache is bounded: the least recently used
- * entry goes when it is full (an unbounded WSDL cache is node-soap's #1261).
+ * Rendered documents by (service, namespace, location, httpBindings), one cache per list of
+ * operations served (served-operations.ts). The location comes from the request's Host header,
+ * which a client chooses, so each cache is bounded: the least recently used entry goes when it is
+ * full (an unbounded WSDL cache is node-soap's #1261).
  */
 const CACHE_LIMIT = 32;
-const cache = new Map<string, string>();
+const caches = new WeakMap<readonly Operation[], Map<string, string>>();
 
-/** The WSDL of the Transaction Service, cached: it never changes while the process runs. */
-export function renderWsdl(options: WsdlOptions): string {
+/** The WSDL of the Transaction Service serving `ops`, cached: it never changes while the process runs. */
+export function renderWsdl(options: WsdlOptions, ops: readonly Operation[] = operations): string {
+  let cache = caches.get(ops);
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(ops, cache);
+  }
   const key = JSON.stringify([
     options.serviceName,
     options.namespace,
@@ -196,7 +202,7 @@ export function renderWsdl(options: WsdlOptions): string {
   if (document !== undefined) {
     cache.delete(key);
   } else {
-    document = buildWsdl(options);
+    document = buildWsdl(options, ops);
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   }
   cache.set(key, document);
