@@ -9,6 +9,10 @@
  *               configuration, open database and gateway (so its merchant cache forgets what the
  *               command changed), and closing it (closeCommandDatabase) leaves it open.
  *
+ * A checkout-only server (`--role checkout`) lends no gateway: it keeps no merchants of the
+ * gateway's, so handed to it only `merchant secret` runs (its spec-mode merchants; handoff-server.ts
+ * refuses the rest), and a command that asks it for a gateway fails (commandGateway).
+ *
  * The served case is carried by an AsyncLocalStorage, so several handed-off commands can run at
  * once and the commands themselves need no parameter for it.
  */
@@ -18,13 +22,14 @@ import { type Config, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/index.ts';
 import { type Gateway, openGateway } from '../gateway/index.ts';
 import { commandSocketPath } from './handoff-protocol.ts';
+import { CliError } from './output.ts';
 
 /** What a server lends a command handed to it. */
 export interface ServedContext {
   config: Config;
   db: Database;
-  /** The server's gateway (roles `all` and `gateway`: a checkout-only server takes no commands). */
-  gateway: Gateway;
+  /** The server's gateway (roles `all` and `gateway`); null in a checkout-only server. */
+  gateway: Gateway | null;
   /** The CLI's standard input up to its end (asked of the CLI when a command reads it). */
   readStdin(): Promise<string>;
 }
@@ -62,9 +67,23 @@ export async function closeCommandDatabase(db: Database): Promise<void> {
   await db.close();
 }
 
-/** The gateway the command works through: the server's own when it has one. */
+/**
+ * The gateway the command works through: the server's own when served, else one opened on the
+ * configured database. A checkout-only server has none to lend (its database is not the gateway's).
+ */
 export async function commandGateway(config: Config, db: Database): Promise<Gateway> {
-  return served.getStore()?.gateway ?? openGateway(config, db);
+  const context = served.getStore();
+  if (!context) return openGateway(config, db);
+  if (!context.gateway) throw checkoutOnlyError();
+  return context.gateway;
+}
+
+/** What a command on the gateway's data answers when handed to a checkout-only server. */
+export function checkoutOnlyError(): CliError {
+  return new CliError(
+    'checkout_only',
+    "The server on this DATA_DIR is a checkout (--role checkout): it runs only 'merchant secret'. Run the command with the gateway's DATA_DIR or DATABASE_URL.",
+  );
 }
 
 /** Standard input to its end: this process's, or the CLI's that handed the command over. */

@@ -1,12 +1,14 @@
 /**
- * The commands on the gateway's data (`merchant`, `session`, `user`, `keys`) and how a failure
- * becomes a message and an exit code. One table for both places a command runs: this process
+ * The commands on the gateway's data (`merchant`, `session`, `user`, `keys`, `backup`; and
+ * `merchant secret`, on a spec-mode checkout's) and how a failure becomes a message and an exit
+ * code. One table for both places a command runs: this process
  * (main.ts) and a running server it was handed to (handoff-server.ts), so both run the same code
  * and answer the same messages and exit codes.
  */
 import { ConfigError } from '../config.ts';
 import { DataDirLockedError } from '../db/pglite.ts';
 import { backupCommand } from './backup-command.ts';
+import { checkoutOnlyError } from './command-context.ts';
 import { merchantCommand, sessionCommand, userCommand } from './gateway-commands.ts';
 import type { HANDOFF_COMMANDS } from './handoff-protocol.ts';
 import { keysCommand } from './keys-command.ts';
@@ -48,14 +50,22 @@ export function exitCodeOf(code: string): number {
   return code === 'invalid_arguments' ? 2 : 1;
 }
 
+/** Whether a command line is one a checkout-only server runs: its spec-mode merchants' only. */
+export function runsOnCheckout(argv: readonly string[]): boolean {
+  const [name, sub] = argv.filter((a) => a !== '--json');
+  return name === 'merchant' && sub === 'secret';
+}
+
 /**
  * Runs a data command from its command line (`argv` after `payframe`, `--json` anywhere) with its
- * output on `stdout` and `stderr`; resolves to its exit code and never throws.
+ * output on `stdout` and `stderr`; resolves to its exit code and never throws. `checkoutOnly`: the
+ * server it was handed to is a checkout, which runs `merchant secret` only (command-context.ts).
  */
 export async function runDataCommand(
   argv: readonly string[],
   stdout: Writer,
   stderr: Writer,
+  { checkoutOnly = false }: { checkoutOnly?: boolean } = {},
 ): Promise<{ exitCode: number; failure: string | null }> {
   const json = argv.includes('--json');
   const out = createOutput(json, stdout, stderr);
@@ -65,6 +75,7 @@ export async function runDataCommand(
     return { exitCode: 2, failure: 'unknown_command' };
   }
   try {
+    if (checkoutOnly && !runsOnCheckout(argv)) throw checkoutOnlyError();
     await DATA_COMMANDS[name](json ? [...rest, '--json'] : rest, out);
     return { exitCode: 0, failure: null };
   } catch (err) {

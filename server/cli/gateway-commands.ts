@@ -1,8 +1,9 @@
 /**
  * Operator commands on the gateway's data: `merchant create|roll-key|disable|enable`, `session create` and
- * `user create`. They open the configured database like the server does; on PGlite while a server runs
- * they are handed to it and run there on its database (command-context.ts, handoff-server.ts). On
- * PostgreSQL running instances hear of a merchant's change through the database (docs/gateway.md).
+ * `user create` (`merchant secret`, on a spec-mode checkout's data, is merchant-secret.ts). They open
+ * the configured database like the server does; on PGlite while a server runs they are handed to it
+ * and run there on its database (command-context.ts, handoff-server.ts). On PostgreSQL running
+ * instances hear of a merchant's change through the database (docs/gateway.md).
  */
 import { parseArgs } from 'node:util';
 import { PayframeError } from '../errors.ts';
@@ -17,6 +18,7 @@ import {
   commandStdin,
   openCommandDatabase,
 } from './command-context.ts';
+import { merchantSecret } from './merchant-secret.ts';
 import { merchantUpdate } from './merchant-update.ts';
 import { CliError, type Output } from './output.ts';
 
@@ -32,7 +34,8 @@ function rethrow(err: unknown): never {
 const MERCHANT_USAGE =
   'Usage: payframe merchant create --name <name> [--origin <url>]... [--3ds] [--json] | ' +
   'payframe merchant update --merchant <id> [options] | payframe merchant list [--json] | ' +
-  'payframe merchant roll-key|disable|enable --merchant <id> [--json]';
+  'payframe merchant roll-key|disable|enable --merchant <id> [--json] | ' +
+  'payframe merchant secret set|list|remove [options] (spec mode)';
 
 /** `merchant roll-key`, `merchant disable`, `merchant enable`: a change to an existing merchant. */
 async function merchantChange(sub: 'roll-key' | 'disable' | 'enable', rest: string[], out: Output) {
@@ -110,6 +113,10 @@ export async function merchantCommand(args: string[], out: Output): Promise<unde
   }
   if (sub === 'update') {
     await merchantUpdate(rest, out);
+    return undefined;
+  }
+  if (sub === 'secret') {
+    await merchantSecret(rest, out);
     return undefined;
   }
   if (sub === 'roll-key' || sub === 'disable' || sub === 'enable') {

@@ -86,7 +86,7 @@ export async function handOff(
   if (!fs.existsSync(socketPath)) {
     throw new CliError(
       'data_dir_locked',
-      `${held}, which takes no commands (no ${socketPath}): another payframe command still running, a server still starting, a checkout-only server, or one that could not open its command channel (its log says why). Try again in a moment, or stop it.`,
+      `${held}, which takes no commands (no ${socketPath}): another payframe command still running, a server still starting, or one that could not open its command channel (its log says why). Try again in a moment, or stop it.`,
     );
   }
   const problem = socketProblem(config.dataDir, socketPath);

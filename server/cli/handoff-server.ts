@@ -38,7 +38,7 @@ import {
 /** How long a connection may take to send its request, or its standard input when asked. */
 const IDLE_MS = 30_000;
 /** The subcommand words the log may name (never an argument's value). */
-const SUBCOMMAND = /^(create|update|roll-key|disable|enable|rotate)$/;
+const SUBCOMMAND = /^(create|update|roll-key|disable|enable|rotate|secret)$/;
 
 export interface CommandChannel {
   readonly path: string;
@@ -72,15 +72,12 @@ function listenPrivately(server: net.Server, path: string): Promise<void> {
 
 /**
  * Opens the command channel for a server on PGlite; null when there is none (PostgreSQL needs none:
- * commands open the database themselves; a checkout-only server has no gateway to run them on) or
- * it cannot be opened safely (logged).
+ * commands open the database themselves) or it cannot be opened safely (logged). A checkout-only
+ * server (no gateway) keeps none of the gateway's merchants: it runs `merchant secret` only.
  */
 export async function openCommandChannel(parts: CommandChannelParts): Promise<CommandChannel | null> {
   const { config, logger } = parts;
   if (config.databaseUrl || parts.db.kind !== 'pglite') return null;
-  // A checkout-only instance keeps no merchants: the commands are the gateway's.
-  const gateway = parts.gateway;
-  if (!gateway) return null;
   const path = commandSocketPath(config.dataDir);
   const unavailable = (reason: string) => {
     logger.warn({ socket: path, reason }, 'no command channel: `payframe` commands need this server stopped');
@@ -107,7 +104,7 @@ export async function openCommandChannel(parts: CommandChannelParts): Promise<Co
   const server = net.createServer((socket) => {
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
-    converse(socket, { ...parts, gateway }, () => closing, running);
+    converse(socket, parts, () => closing, running);
   });
   try {
     await listenPrivately(server, path);
@@ -147,7 +144,7 @@ export async function openCommandChannel(parts: CommandChannelParts): Promise<Co
 /** One connection: a run request, the command's output, its exit code. */
 function converse(
   socket: net.Socket,
-  parts: CommandChannelParts & { gateway: Gateway },
+  parts: CommandChannelParts,
   closing: () => boolean,
   running: Set<Promise<unknown>>,
 ): void {
@@ -193,6 +190,7 @@ function converse(
         request.argv,
         { write: (data) => send({ v: PROTOCOL_VERSION, type: 'out', stream: 'stdout', data }) },
         { write: (data) => send({ v: PROTOCOL_VERSION, type: 'out', stream: 'stderr', data }) },
+        { checkoutOnly: gateway === null },
       ),
     );
     running.add(task);

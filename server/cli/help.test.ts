@@ -14,6 +14,7 @@ const COMMAND_FILES = [
   'gateway-commands.ts',
   'keys-command.ts',
   'merchant-update.ts',
+  'merchant-secret.ts',
   'backup-command.ts',
 ];
 

@@ -5,6 +5,7 @@
  *                             --spec-only (role gateway: the spec's 21 operations only)
  *   payframe migrate          apply database migrations and exit
  *   payframe merchant create  create a merchant (id + TransactionKey); update, list, roll-key, disable, enable
+ *   payframe merchant secret  a spec-mode checkout's merchants (name, origins, redirect secret): set, list, remove
  *   payframe session create   create a checkout session (token + URL)
  *   payframe user create      create a merchant user (Login), password from standard input
  *   payframe keys rotate      re-encrypt stored secrets under the current CARD_ENCRYPTION_KEY
@@ -57,6 +58,18 @@ Commands:
               Replace a merchant's TransactionKey (the old one stops working; the new one is shown once)
   merchant disable|enable --merchant <id>
               Refuse (or accept again) a merchant's credential
+  merchant secret set --merchant <id> --name <MerchantName> [--origin <url>]... [--secret-stdin]
+              A checkout in spec mode (its service speaks only the spec): add or replace the
+              merchant's entry on the checkout's database: the name GetHostedPaymentDetails
+              answers as MerchantName, the origins that may embed its checkout (--origin replaces
+              the list), and the secret its redirects are signed with, stored encrypted under
+              CHECKOUT_SECRET (required). Without --secret-stdin a secret is generated and shown
+              once, to give to the merchant; --secret-stdin reads it from standard input (the
+              merchant's TransactionKey, say)
+  merchant secret list
+              The checkout's spec-mode merchants: id, name, origins (never a secret)
+  merchant secret remove --merchant <id>
+              Stop serving a merchant in spec mode
   session create --merchant <id> --amount <10.50> [--currency <USD>] [--return-url <url>]
                   [--webhook-url <url>] [--order <no>] [--email <address>] [--phone <number>]
                   [--first-name <name>] [--last-name <name>] [--locale <tag>]
@@ -78,6 +91,8 @@ Commands:
 
 While \`npm start\` runs on the embedded database (PGlite), merchant, session, user, keys and backup
 commands are handed to that server over DATA_DIR/cli.sock and run there, under its configuration.
+A checkout-only server (--role checkout) on PGlite takes merchant secret commands the same way, and
+no others. On PostgreSQL every command opens the database itself, while servers run.
 
 Options:
   --json      Print results and errors as JSON
