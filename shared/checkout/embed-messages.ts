@@ -63,13 +63,17 @@ export type EmbedCancel = z.infer<typeof EmbedCancel>;
 /**
  * `loaderror` (version 2 only; issue 14 §12): the hosted page loaded but cannot show the session as
  * asked, sent once when it loads: `expired` or `canceled` (no payment can be taken; the page says
- * so), or `invalid_theme` (the `theme` the Theme schema refuses; the form shows in its default look).
- * The loader passes it on as `payframe:loaderror`, and adds its own reason `no_response`: no `ready`
- * from the frame within 15 s (widget/loader/widget.ts) — the frame was refused by frame-ancestors
- * (this page's origin is not registered, or the token is unknown: the page can tell no one) or the
- * network failed.
+ * so), `unavailable` (no payment can be taken, and the Transaction Service said why: the page shows
+ * its words, WidgetSession.unavailableMessage), or `invalid_theme` (the `theme` the Theme schema
+ * refuses; the form shows in its default look). The loader passes it on as `payframe:loaderror`
+ * (not `unavailable` yet: widget/loader/messages.ts does not know it, its 3 KB budget had no room;
+ * the page sends `expired` too), and adds its own reason `no_response`: no `ready` from the frame
+ * within 15 s (widget/loader/widget.ts) — the frame was refused by frame-ancestors (this page's
+ * origin is not registered, or the token is unknown: the page can tell no one) or the network failed.
  */
-export const EmbedLoadError = z.strictObject({ reason: z.enum(['expired', 'canceled', 'invalid_theme']) });
+export const EmbedLoadError = z.strictObject({
+  reason: z.enum(['expired', 'canceled', 'unavailable', 'invalid_theme']),
+});
 export type EmbedLoadError = z.infer<typeof EmbedLoadError>;
 export type LoadErrorReason = EmbedLoadError['reason'] | 'no_response';
 

@@ -173,6 +173,21 @@ export const WidgetSession = z.object({
   /** Only for a paid session: what the shopper saw, so a reload shows the receipt again. */
   receipt: Receipt.optional(),
   redirectUrl: z.string().nullable().optional(),
+  unavailableMessage: z.string().nullable().optional().meta({
+    description:
+      'When the session cannot be paid and the Transaction Service said why (spec mode): its own words, shown to the shopper as they are.',
+  }),
+  capabilities: z
+    .object({
+      cancel: z
+        .boolean()
+        .meta({ description: 'false: the shopper cannot cancel the session (spec mode has no cancel).' }),
+      removeSavedCard: z
+        .boolean()
+        .meta({ description: 'false: saved cards cannot be removed from the page.' }),
+    })
+    .optional()
+    .meta({ description: 'What this checkout can do for the session; absent: everything.' }),
 });
 export type WidgetSession = z.infer<typeof WidgetSession>;
 

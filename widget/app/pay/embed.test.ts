@@ -31,7 +31,7 @@ describe('embed messages by version', () => {
     },
   );
 
-  it.each(['expired', 'canceled', 'invalid_theme'] as const)(
+  it.each(['expired', 'canceled', 'unavailable', 'invalid_theme'] as const)(
     'loaderror %s is sent in version 2 only (version 1 had no such message)',
     (reason) => {
       const payload: Payload = { type: 'loaderror', data: { reason } };

@@ -13,6 +13,7 @@ import type { Receipt, WidgetSession } from '../../../shared/checkout/index.ts';
 type Check = (value: unknown) => boolean;
 const str: Check = (v) => typeof v === 'string';
 const strOrNull: Check = (v) => v === null || typeof v === 'string';
+const bool: Check = (v) => typeof v === 'boolean';
 const obj = (fields: Record<string, Check>): Check => {
   return (v) =>
     typeof v === 'object' &&
@@ -60,9 +61,9 @@ const SESSION_FIELDS: Record<keyof WidgetSession, Check> = {
   methods: list((v) => v === 'card' || v === 'ach'),
   locale: strOrNull,
   embedOrigins: list(str),
-  threeDSecure: (v) => typeof v === 'boolean',
+  threeDSecure: bool,
   returnMode: (v) => v === 'immediate' || v === 'confirmation',
-  nameOnCardRequired: (v) => typeof v === 'boolean',
+  nameOnCardRequired: bool,
   shopper: obj({ email: strOrNull, firstName: strOrNull, lastName: strOrNull, zipCode: strOrNull }),
   backUrl: strOrNull,
   description: strOrNull,
@@ -70,8 +71,11 @@ const SESSION_FIELDS: Record<keyof WidgetSession, Check> = {
     v === null || list(obj({ name: str, quantity: (q) => Number.isInteger(q), unitAmount: str }))(v),
   receipt: optional(obj(RECEIPT_FIELDS)),
   redirectUrl: optional(strOrNull),
+  unavailableMessage: optional(strOrNull),
+  capabilities: optional(obj({ cancel: bool, removeSavedCard: bool })),
 };
-const isSession = obj(SESSION_FIELDS);
+/** The check the page's block must pass (exported for its test, which holds it to the zod schema). */
+export const isSession = obj(SESSION_FIELDS);
 
 /**
  * The session in the page for `token`; null when the page says there is no such session; undefined

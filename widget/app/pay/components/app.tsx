@@ -4,38 +4,25 @@
  * end — declines, network failures, 3-D Secure, the receipt.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type {
-  PayBody,
-  PayResponse,
-  Receipt as ReceiptData,
-  WidgetSession,
-} from '../../../../shared/checkout/index.ts';
+import type { PayBody, PayResponse, WidgetSession } from '../../../../shared/checkout/index.ts';
 import { type DeclineFamily, declineFamily } from '../../../../shared/checkout/decline-messages.ts';
 import { type ChallengeResult, Payer, type Result, sessionApi } from '../api.ts';
 import { type Embed, successMessage } from '../embed.ts';
-import { expiryWarningIn } from '../expiry-warning.ts';
 import { formatMoney } from '../format.ts';
 import { I18nContext } from '../i18n/context.ts';
 import { dirOf } from '../../../../shared/checkout/page-lang.ts';
 import { chooseI18n, english, type I18n, type Lang, loadI18n, setDocumentLang } from '../i18n/index.ts';
 import { NO_PROBLEMS, serverProblems } from '../server-problems.ts';
-import { AchForm } from './ach-form.tsx';
-import { CardForm } from './card-form.tsx';
-import { Challenge } from './challenge.tsx';
-import { CancelControl } from './cancel-control.tsx';
 import { focusFirstInvalid, focusSoon } from './field.tsx';
+import { FormScreen } from './form-screen.tsx';
 import { Header } from './header.tsx';
-import { Notice } from './notice.tsx';
 import { Purchase } from './purchase.tsx';
 import { Receipt } from './receipt.tsx';
-import { SavedCards } from './saved-cards.tsx';
+import { ScreenNotice } from './screen-notice.tsx';
 import { Skeleton, SKELETON_SESSION } from './skeleton.tsx';
 import { applyBranding, checkTheme } from '../theme.ts';
-
-type Screen =
-  | { kind: 'loading' | 'load-failed' | 'not-found' | 'expired' | 'canceled' | 'form' }
-  | { kind: 'challenge'; challengeUrl: string; resultUrl: string; body: PayBody; wallet: string | undefined }
-  | { kind: 'paid'; receipt: ReceiptData; redirectUrl: string | null; fresh: boolean };
+import { useSessionEnd } from '../use-session-end.ts';
+import { loadErrorOf, type Screen, screenOf } from '../screen.ts';
 
 /** What the page's HTML carried (page-state.ts), in its language: the first render needs no API call. */
 export interface Initial {
@@ -56,15 +43,6 @@ interface Props {
   preview?: boolean;
 }
 
-/** The screen a loaded session asks for (a paid one without its receipt is shown as closed). */
-function screenOf(s: WidgetSession): Screen {
-  if (s.status === 'open') return { kind: 'form' };
-  if (s.status === 'paid' && s.receipt) {
-    return { kind: 'paid', receipt: s.receipt, redirectUrl: s.redirectUrl ?? null, fresh: false };
-  }
-  return { kind: s.status === 'canceled' ? 'canceled' : 'expired' };
-}
-
 export function App({ token, params, embed, initial, preview = false }: Props) {
   const api = useMemo(() => sessionApi(token), [token]);
   const payer = useMemo(() => new Payer(api), [api]);
@@ -74,8 +52,6 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
     if (!initial) return { kind: 'loading' };
     return initial.session ? screenOf(initial.session) : { kind: 'not-found' };
   });
-  const [method, setMethod] = useState<'card' | 'ach'>('card');
-  const [walletOpen, setWalletOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [alert, setAlert] = useState<{ title?: string; text: string } | null>(null);
   const [problems, setProblems] = useState(NO_PROBLEMS);
@@ -86,7 +62,8 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
   // the modal was closed).
   const tellHost = (next: Screen) => {
     if (next.kind === 'paid') embed?.send(successMessage(next.receipt, 'already_paid'));
-    else if (next.kind === 'expired') embed?.send({ type: 'expired' });
+    else if (next.kind === 'expired' || (next.kind === 'unavailable' && next.ended === 'expired'))
+      embed?.send({ type: 'expired' });
   };
 
   const show = (s: WidgetSession) => {
@@ -115,8 +92,8 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
     embed?.setOrigins(s.embedOrigins ?? []);
     embed?.send({ type: 'ready', lang: chosen.lang });
     // The page loaded but can take no payment: the loader reports it (`loaderror`, issue 14 §12).
-    const kind = screenOf(s).kind;
-    if (kind === 'expired' || kind === 'canceled') embed?.send({ type: 'loaderror', data: { reason: kind } });
+    const reason = loadErrorOf(screenOf(s));
+    if (reason) embed?.send({ type: 'loaderror', data: { reason } });
   };
 
   const load = async () => {
@@ -147,33 +124,7 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
     }
   }, []);
 
-  // The form turns into "expired" by itself when the session's time is up; if the server still says
-  // open (this device's clock runs ahead) or cannot be reached, it asks again a little later.
-  const [expiryCheck, setExpiryCheck] = useState(0);
-  useEffect(() => {
-    if (screen.kind !== 'form' || !session?.expiresAt) return;
-    const ms = new Date(session.expiresAt).getTime() - Date.now();
-    if (!(ms < 2 ** 31 - 1)) return;
-    const id = setTimeout(
-      () =>
-        void api.load().then((r) => {
-          if (r.ok && r.data.status !== 'open') show(r.data);
-          else setExpiryCheck((n) => n + 1);
-        }),
-      ms > 0 ? ms + 1000 : 5000,
-    );
-    return () => clearTimeout(id);
-  }, [screen.kind, session?.expiresAt, expiryCheck]);
-
-  // Two minutes before the end, said politely (issue 14 §7): typed card details are not kept past it.
-  const [expiringSoon, setExpiringSoon] = useState(false);
-  useEffect(() => {
-    if (screen.kind !== 'form') return setExpiringSoon(false);
-    const wait = expiryWarningIn(session?.expiresAt ?? null, Date.now());
-    if (wait === null) return;
-    const id = setTimeout(() => setExpiringSoon(true), wait);
-    return () => clearTimeout(id);
-  }, [screen.kind, session?.expiresAt]);
+  const expiringSoon = useSessionEnd(screen.kind === 'form', session?.expiresAt ?? null, api, show);
 
   // Esc while a payment or a bank check is under way must not close a modal around the form: the
   // payment would go on unseen (embed.ts tells the host page about Esc only when not prevented).
@@ -319,25 +270,6 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
   const invalid = (n: number) =>
     setAlert({ text: n === 1 ? t('errSummaryOne') : t('errSummaryMany', { n }) });
 
-  const payButton = (
-    <button
-      type="submit"
-      class="pf-button pf-pay"
-      disabled={preview}
-      aria-disabled={busy ? 'true' : 'false'}
-      data-busy={busy ? 'true' : undefined}
-    >
-      {busy ? (
-        <>
-          <span class="pf-spinner pf-spinner-inline" aria-hidden="true" />
-          {t('processing')}
-        </>
-      ) : (
-        t('pay', { amount: amountInText })
-      )}
-    </button>
-  );
-
   // Back to the store without paying (issue 14 §1): the session's cancelUrl (else its returnUrl's
   // origin, else the merchant's website). Not in a widget: the shopper is on the store's page already.
   const backHref =
@@ -370,36 +302,11 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
       body = formScreen(SKELETON_SESSION);
       break;
     case 'load-failed':
-      body = (
-        <Notice title={t('loadFailed')} testId="load-failed">
-          <button type="button" class="pf-button" onClick={() => void load()}>
-            {t('tryAgain')}
-          </button>
-        </Notice>
-      );
-      break;
     case 'not-found':
-      body = (
-        <Notice title={t('notFoundTitle')} testId="not-found">
-          <p>{t('notFoundBody')}</p>
-        </Notice>
-      );
-      break;
     case 'expired':
-      body = (
-        <Notice title={t('expiredTitle')} testId="expired">
-          <p>{t('expiredBody')}</p>
-          {storeLink}
-        </Notice>
-      );
-      break;
     case 'canceled':
-      body = (
-        <Notice title={t('canceledTitle')} testId="canceled">
-          <p>{t('canceledBody')}</p>
-          {storeLink}
-        </Notice>
-      );
+    case 'unavailable':
+      body = <ScreenNotice screen={screen} storeLink={storeLink} onRetry={() => void load()} />;
       break;
     case 'paid':
       body = (
@@ -416,118 +323,24 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
   }
 
   function formScreen(s: WidgetSession) {
-    const name = [s.shopper.firstName, s.shopper.lastName].filter(Boolean).join(' ');
-    const canWallet = Boolean(s.shopper.email) && method === 'card';
-    const methods: ('card' | 'ach')[] = s.methods.length > 0 ? s.methods : ['card'];
-    const current = methods.includes(method) ? method : methods[0]!;
     return (
-      <>
-        {screen.kind === 'challenge' ? (
-          <Challenge
-            challengeUrl={screen.challengeUrl}
-            resultUrl={screen.resultUrl}
-            onDone={(r) => void challengeDone(r)}
-            onCancel={() =>
-              void challengeDone({
-                status: 'failed',
-                cavv: null,
-                eci: null,
-                xid: null,
-                dsTransactionId: null,
-              })
-            }
-          />
-        ) : null}
-        {/* Kept mounted under the challenge so the details survive a failed verification. */}
-        <div hidden={screen.kind === 'challenge'} class="pf-pay-area">
-          <div aria-live="polite" data-testid="expiry-warning">
-            {expiringSoon ? <p class="pf-warning">{t('expiringSoon')}</p> : null}
-          </div>
-          <div class="pf-alert-region" role="alert" data-testid="alert">
-            {alert ? (
-              <div class="pf-alert" tabIndex={-1}>
-                {alert.title ? <strong>{alert.title}. </strong> : null}
-                {alert.text}
-              </div>
-            ) : null}
-          </div>
-          {methods.length > 1 ? (
-            <fieldset class="pf-methods">
-              <legend>{t('paymentMethod')}</legend>
-              {methods.map((m) => (
-                <div class="pf-method" key={m}>
-                  <input
-                    type="radio"
-                    name="method"
-                    id={`method-${m}`}
-                    checked={current === m}
-                    onChange={() => {
-                      setMethod(m);
-                      setAlert(null);
-                    }}
-                  />
-                  <label for={`method-${m}`}>{m === 'card' ? t('methodCard') : t('methodAch')}</label>
-                </div>
-              ))}
-            </fieldset>
-          ) : null}
-          {current === 'card' && walletOpen ? (
-            <SavedCards
-              api={api}
-              onSubmit={(b, w) => void pay(b, w)}
-              onInvalid={invalid}
-              onClose={() => {
-                setWalletOpen(false);
-                setAlert(null);
-                focusSoon('.pf-use-saved');
-              }}
-            >
-              {payButton}
-            </SavedCards>
-          ) : null}
-          {current === 'card' && !walletOpen && canWallet ? (
-            <button
-              type="button"
-              class="pf-button pf-secondary pf-use-saved"
-              onClick={() => setWalletOpen(true)}
-            >
-              {t('useSaved')}
-            </button>
-          ) : null}
-          <div hidden={current !== 'card' || walletOpen}>
-            <CardForm
-              askName={s.nameOnCardRequired}
-              initialName={name}
-              initialZip={s.shopper.zipCode ?? ''}
-              saveFor={s.shopper.email}
-              serverProblems={problems.card}
-              onSubmit={(b) => void pay(b)}
-              onInvalid={invalid}
-            >
-              {payButton}
-            </CardForm>
-          </div>
-          {current === 'ach' ? (
-            <AchForm
-              initialName={name}
-              merchant={merchant ?? t('theMerchant')}
-              amount={amountInText}
-              serverProblems={problems.ach}
-              onSubmit={(b) => void pay(b)}
-              onInvalid={invalid}
-            >
-              {payButton}
-            </AchForm>
-          ) : null}
-          <CancelControl disabled={busy || preview} onConfirm={() => void cancel()} />
-          <p class="pf-secured" data-testid="secured">
-            <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12">
-              <path fill="currentColor" d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1Zm2 0h4V5a2 2 0 1 0-4 0v2Z" />
-            </svg>{' '}
-            {t('securedBy')}
-          </p>
-        </div>
-      </>
+      <FormScreen
+        session={s}
+        api={api}
+        challenge={screen.kind === 'challenge' ? screen : null}
+        onChallengeDone={(r) => void challengeDone(r)}
+        expiringSoon={expiringSoon}
+        alert={alert}
+        onClearAlert={() => setAlert(null)}
+        problems={problems}
+        merchant={merchant}
+        amountInText={amountInText}
+        onPay={(b, w) => void pay(b, w)}
+        onInvalid={invalid}
+        busy={busy}
+        preview={preview}
+        onCancel={() => void cancel()}
+      />
     );
   }
 
@@ -552,13 +365,7 @@ export function App({ token, params, embed, initial, preview = false }: Props) {
             amount={amount}
             orderNumber={shown.orderNumber}
             compact={compact}
-            standing={
-              screen.kind === 'paid'
-                ? 'paid'
-                : screen.kind === 'expired' || screen.kind === 'canceled'
-                  ? 'ended'
-                  : 'due'
-            }
+            standing={screen.kind === 'paid' ? 'paid' : loadErrorOf(screen) ? 'ended' : 'due'}
           >
             <Purchase description={shown.description} lineItems={shown.lineItems} currency={shown.currency} />
           </Header>

@@ -5,7 +5,8 @@
  * Each card says its brand, last four and expiry once (its own name only when the shopper gave it
  * one), and can be removed from the wallet after a confirmation (issue 14 §6). A card that has
  * expired (the gateway leaves those out; one can run out while the page is open) is marked and
- * cannot be chosen, as Stripe's and Adyen's saved-card lists do; Remove still works on it.
+ * cannot be chosen, as Stripe's and Adyen's saved-card lists do; Remove still works on it. Where the
+ * checkout cannot remove a card (spec mode: WidgetSession.capabilities), no Remove is offered.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -23,6 +24,8 @@ interface Props {
   onSubmit: (body: PayBody, wallet: string) => void;
   onInvalid: (count: number) => void;
   onClose: () => void;
+  /** false: the checkout cannot remove a saved card, so no Remove button is shown. */
+  canRemove: boolean;
   children: ComponentChildren;
 }
 
@@ -35,7 +38,7 @@ type Step =
 /** The cards that can still pay (see cardExpired), in the list's order. */
 const usable = (cards: WalletCard[]) => cards.filter((c) => !cardExpired(c, new Date()));
 
-export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Props) {
+export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, children }: Props) {
   const { t, lang } = useI18n();
   const [step, setStep] = useState<Step>({ kind: 'sending' });
   const [code, setCode] = useState('');
@@ -192,7 +195,7 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, children }: Prop
                     <label for={`saved-${c.tokenGuid}`}>
                       {date ? t(expired ? 'cardExpired' : 'cardExpires', { card: label, date }) : label}
                     </label>
-                    {removing === c.tokenGuid ? (
+                    {!canRemove ? null : removing === c.tokenGuid ? (
                       <span role="group" aria-label={t('removeQuestion', { card: label })} class="pf-remove">
                         <span aria-hidden="true">{t('removeQuestion', { card: label })} </span>
                         <button type="button" class="pf-link" onClick={() => void remove(c.tokenGuid)}>

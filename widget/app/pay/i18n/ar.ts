@@ -19,6 +19,7 @@ export const messages: Messages = {
   expiredBody: 'لم تتم أي عملية دفع. يُرجى العودة إلى المتجر للبدء من جديد.',
   canceledTitle: 'تم إلغاء الدفع',
   canceledBody: 'لم تتم أي عملية دفع. يمكنك إغلاق هذه الصفحة.',
+  unavailableTitle: 'لا يمكن إتمام هذه الدفعة',
   backToStore: 'العودة إلى \u2068{merchant}\u2069',
   amountDue: 'المبلغ المستحق',
   amountPaid: 'المبلغ المدفوع',

@@ -12,6 +12,7 @@ export const messages: Messages = {
   expiredBody: 'Es wurde keine Zahlung ausgeführt. Bitte kehren Sie zum Shop zurück, um neu zu beginnen.',
   canceledTitle: 'Zahlung abgebrochen',
   canceledBody: 'Es wurde keine Zahlung ausgeführt. Sie können diese Seite schließen.',
+  unavailableTitle: 'Diese Zahlung kann nicht ausgeführt werden',
   backToStore: 'Zurück zu {merchant}',
   amountDue: 'Zu zahlender Betrag',
   amountPaid: 'Bezahlter Betrag',

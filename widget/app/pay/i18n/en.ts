@@ -9,6 +9,7 @@ export const en = {
   expiredBody: 'No payment was made. Please return to the store to start again.',
   canceledTitle: 'Payment canceled',
   canceledBody: 'No payment was made. You can close this page.',
+  unavailableTitle: "This payment can't be made",
   backToStore: 'Back to {merchant}',
   amountDue: 'Amount due',
   amountPaid: 'Amount paid',

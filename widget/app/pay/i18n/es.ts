@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: 'No se realizó ningún pago. Vuelva a la tienda para empezar de nuevo.',
   canceledTitle: 'Pago cancelado',
   canceledBody: 'No se realizó ningún pago. Puede cerrar esta página.',
+  unavailableTitle: 'Este pago no se puede realizar',
   backToStore: 'Volver a {merchant}',
   amountDue: 'Importe a pagar',
   amountPaid: 'Importe pagado',

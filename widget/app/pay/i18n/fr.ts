@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: "Aucun paiement n'a été effectué. Veuillez retourner sur la boutique pour recommencer.",
   canceledTitle: 'Paiement annulé',
   canceledBody: "Aucun paiement n'a été effectué. Vous pouvez fermer cette page.",
+  unavailableTitle: 'Ce paiement ne peut pas être effectué',
   backToStore: 'Retour à {merchant}',
   amountDue: 'Montant à payer',
   amountPaid: 'Montant payé',

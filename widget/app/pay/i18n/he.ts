@@ -18,6 +18,7 @@ export const messages: Messages = {
   expiredBody: 'לא בוצע תשלום. יש לחזור לחנות כדי להתחיל מחדש.',
   canceledTitle: 'התשלום בוטל',
   canceledBody: 'לא בוצע תשלום. אפשר לסגור את הדף הזה.',
+  unavailableTitle: 'לא ניתן לבצע את התשלום הזה',
   backToStore: 'חזרה אל \u2068{merchant}\u2069',
   amountDue: 'סכום לתשלום',
   amountPaid: 'הסכום ששולם',

@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: 'Non è stato effettuato alcun pagamento. Torna al negozio per ricominciare.',
   canceledTitle: 'Pagamento annullato',
   canceledBody: 'Non è stato effettuato alcun pagamento. Puoi chiudere questa pagina.',
+  unavailableTitle: 'Questo pagamento non può essere effettuato',
   backToStore: 'Torna a {merchant}',
   amountDue: 'Importo da pagare',
   amountPaid: 'Importo pagato',

@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: 'お支払いは行われていません。ストアに戻って、最初からやり直してください。',
   canceledTitle: 'お支払いをキャンセルしました',
   canceledBody: 'お支払いは行われていません。このページは閉じていただいて構いません。',
+  unavailableTitle: 'このお支払いは行えません',
   backToStore: '{merchant} に戻る',
   amountDue: 'お支払い金額',
   amountPaid: 'お支払い済みの金額',

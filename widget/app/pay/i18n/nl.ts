@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: 'Er is niets betaald. Ga terug naar de winkel om opnieuw te beginnen.',
   canceledTitle: 'Betaling geannuleerd',
   canceledBody: 'Er is niets betaald. Je kunt deze pagina sluiten.',
+  unavailableTitle: 'Deze betaling kan niet worden uitgevoerd',
   backToStore: 'Terug naar {merchant}',
   amountDue: 'Te betalen',
   amountPaid: 'Betaald bedrag',

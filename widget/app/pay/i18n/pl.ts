@@ -13,6 +13,7 @@ export const messages: Messages = {
   expiredBody: 'Płatność nie została wykonana. Wróć do sklepu, aby zacząć od nowa.',
   canceledTitle: 'Płatność anulowana',
   canceledBody: 'Płatność nie została wykonana. Możesz zamknąć tę stronę.',
+  unavailableTitle: 'Tej płatności nie można wykonać',
   backToStore: 'Wróć do {merchant}',
   amountDue: 'Do zapłaty',
   amountPaid: 'Zapłacono',

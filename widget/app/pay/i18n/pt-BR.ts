@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: 'Nenhum pagamento foi feito. Volte à loja para começar de novo.',
   canceledTitle: 'Pagamento cancelado',
   canceledBody: 'Nenhum pagamento foi feito. Você já pode fechar esta página.',
+  unavailableTitle: 'Este pagamento não pode ser feito',
   backToStore: 'Voltar para {merchant}',
   amountDue: 'Valor a pagar',
   amountPaid: 'Valor pago',

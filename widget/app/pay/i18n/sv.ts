@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: 'Ingen betalning har gjorts. Gå tillbaka till butiken för att börja om.',
   canceledTitle: 'Betalningen avbröts',
   canceledBody: 'Ingen betalning har gjorts. Du kan stänga den här sidan.',
+  unavailableTitle: 'Den här betalningen kan inte genomföras',
   backToStore: 'Tillbaka till {merchant}',
   amountDue: 'Att betala',
   amountPaid: 'Betalt belopp',

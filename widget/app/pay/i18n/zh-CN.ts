@@ -11,6 +11,7 @@ export const messages: Messages = {
   expiredBody: '未产生任何付款。请返回商店重新开始。',
   canceledTitle: '付款已取消',
   canceledBody: '未产生任何付款。您可以关闭此页面。',
+  unavailableTitle: '无法完成此付款',
   backToStore: '返回{merchant}',
   amountDue: '应付金额',
   amountPaid: '已付金额',
