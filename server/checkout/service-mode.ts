@@ -13,7 +13,8 @@ import type { CallContext } from '../gateway/port.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { remoteTransactionService } from './remote-port.ts';
 import { portSigner, type Signer } from './signer.ts';
-import { type ForeignAuth, specTransactionService } from './spec-port.ts';
+import { specTransactionService } from './spec-port.ts';
+import type { ForeignAuth } from './spec-service.ts';
 import { specSecretBox } from './spec-merchants.ts';
 
 export type ServiceMode = 'payframe' | 'spec';

@@ -13,7 +13,7 @@
  */
 import { toCents } from '../../shared/money.ts';
 import type { CallContext } from '../gateway/port.ts';
-import type { ForeignCall } from './spec-port.ts';
+import type { ForeignCall } from './spec-service.ts';
 
 export type Lookup =
   | {

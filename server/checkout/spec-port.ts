@@ -25,12 +25,10 @@ import type { OperationParams, OperationResult, TransactionService } from '../..
 import type { Database } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../gateway/port.ts';
-import { TransactionServiceClient } from '../soap/client/transaction-service-client.ts';
-import type { SoapVersion } from '../soap/soap-fault.ts';
 import { paymentOfSession, startedAttempt } from './attempts.ts';
-import { asCatalogueError, callOnce } from './remote-port.ts';
 import { hmacHex } from './signer.ts';
 import { lookUpPayment } from './spec-lookup.ts';
+import { type ForeignServiceOptions, foreignCaller } from './spec-service.ts';
 import {
   type SpecMerchant,
   type SpecSecretBox,
@@ -38,23 +36,6 @@ import {
   specMerchantByName,
   specMerchantSecret,
 } from './spec-merchants.ts';
-
-/** How the checkout presents itself to the service: configuration, not code. */
-export type ForeignAuth =
-  | { kind: 'none' }
-  | { kind: 'basic'; username: string; password: string }
-  | { kind: 'header'; name: string; value: string };
-
-export interface ForeignServiceOptions {
-  /** The service's {base_url}; its /TransactionService.asmx is called. */
-  baseUrl: string;
-  /** SOAP_NAMESPACE: the service's {namespace}. */
-  namespace: string;
-  soapVersion: SoapVersion;
-  auth: ForeignAuth;
-  timeoutMs: number;
-  fetch?: typeof fetch;
-}
 
 export interface SpecPortOptions {
   service: ForeignServiceOptions;
@@ -77,32 +58,6 @@ const SPEC_NAMES: ReadonlySet<string> = new Set(specOperations.map((o) => o.name
 /** What the page says when the session's merchant has no entry on this checkout (Payframe's words). */
 export const UNKNOWN_MERCHANT_MESSAGE =
   'This payment cannot be taken here: its merchant is not set up on this checkout.';
-
-/** The service as a caller of the spec's operations, with the configured credential. */
-export function foreignCaller(o: ForeignServiceOptions) {
-  const client = new TransactionServiceClient({
-    baseUrl: o.baseUrl,
-    namespace: o.namespace,
-    soapVersion: o.soapVersion,
-    timeoutMs: o.timeoutMs,
-    fetch: o.fetch,
-    ...(o.auth.kind === 'basic' ? { username: o.auth.username, password: o.auth.password } : {}),
-  });
-  const headers = o.auth.kind === 'header' ? { [o.auth.name]: o.auth.value } : {};
-  return async <N extends OperationName>(
-    name: N,
-    params: OperationParams<N>,
-    context: Pick<CallContext, 'requestId'>,
-  ): Promise<OperationResult<N>> => {
-    try {
-      return await callOnce(client, name, params, { requestId: context.requestId, headers });
-    } catch (err) {
-      throw asCatalogueError(err);
-    }
-  };
-}
-
-export type ForeignCall = ReturnType<typeof foreignCaller>;
 
 /** A URL the shopper may be sent to: absolute http(s) only (the service's ReturnUrl is not checked by Payframe). */
 function safeUrl(value: string | null | undefined): string | null {

@@ -7,6 +7,7 @@
  * spec's operations work as before. Beside it, the same database behind a gateway serving the whole
  * contract answers the extension: what is compared is an operation the service really has.
  */
+import type { InjectOptions } from 'fastify';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ import { createLogger } from '../logger.ts';
 import { databaseTargets, tempDir } from '../testing/databases.ts';
 import { arrayTypeName } from './wsdl-schema.ts';
 
-const SPEC_NAMES = specOperations.map((op) => op.name);
+const SPEC_NAMES: string[] = specOperations.map((op) => op.name);
 const UNKNOWN = 'NoSuchOperation';
 
 /** The complex types (ArrayOfX included) and enumerations the spec's operations reach, from the table. */
@@ -88,7 +89,7 @@ type Who = { merchantId: string; key: string } | null;
 /** One way of naming an operation on the wire, as a request for `op`. */
 interface Way {
   label: string;
-  request(op: string, who: Who): Parameters<GatewayApp['app']['inject']>[0] & object;
+  request(op: string, who: Who): InjectOptions;
 }
 const envelope = (ns: string, op: string) =>
   `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}"><soap:Body><${op} xmlns="${NS}"><token>cs_x</token></${op}></soap:Body></soap:Envelope>`;

@@ -13,7 +13,8 @@ import { TransactionServiceClient } from '../../soap/client/transaction-service-
 import { buildTestApp, type TestApp } from '../../testing/app.ts';
 import type { Checkout } from '../checkout.ts';
 import { portSigner } from '../signer.ts';
-import { type ForeignAuth, specTransactionService } from '../spec-port.ts';
+import { specTransactionService } from '../spec-port.ts';
+import type { ForeignAuth } from '../spec-service.ts';
 import { setSpecMerchant, specSecretBox } from '../spec-merchants.ts';
 import {
   addMerchant,
