@@ -1,0 +1,234 @@
+/**
+ * Spec mode end to end (issue 20): the checkout role in front of a Transaction Service that speaks
+ * only the spec's 21 operations (`serve --role gateway --spec-only`), the checkout choosing spec by
+ * itself (TRANSACTION_SERVICE_MODE=auto reads the WSDL at start). Sessions are the service's own
+ * (CreateInvoice); the service's own answers (GetTransactionHistories, GetHostedPaymentDetails) are
+ * the proof of what was charged. Real processes, Debian's Chromium; helpers/spec-pair.ts starts them.
+ *
+ * Not here, because the spec cannot carry them: a return to a ReturnUrl (CreateInvoice has no
+ * ReturnUrl; the vitest suite covers the signed return with a session from the service's own store)
+ * and saved cards (an invoice session has no shopper e-mail, and the page offers "Save this card"
+ * and "Use a saved card" only for a session with one).
+ */
+import http from 'node:http';
+import { expect, type Page, test } from '@playwright/test';
+import { requiredDefaults } from '../shared/contract/neutral.ts';
+import { freePort } from '../server/testing/net.ts';
+import { APPROVED_CARD, collectErrors, payByCard } from './helpers/embed.ts';
+import { invoiceSession, type SpecPair, startSpecPair, transactionsOf } from './helpers/spec-pair.ts';
+
+const MERCHANT_NAME = 'Spec Mode Outfitters';
+const DECLINED_CARD = { ...APPROVED_CARD, number: '4000 0000 0000 0002' };
+
+let pair: SpecPair;
+let shop: http.Server;
+let shopOrigin: string;
+
+/** The merchant's page on an origin of its own: the one script tag and the element (merchant guide). */
+function shopPage(checkoutUrl: string, token: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Spec shop</title>
+<script src="${checkoutUrl}/checkout.js" async></script></head>
+<body><h1>Spec shop</h1>
+<div id="pay" data-payframe-session="${token}"></div>
+<p id="result"></p>
+<script src="/shop.js"></script>
+</body></html>`;
+}
+
+/** Records the widget's `success` event (they bubble to the document) as the page's text. */
+const SHOP_JS = `document.addEventListener('payframe:success', (e) => {
+  document.getElementById('result').textContent = 'paid ' + e.detail.amount + ' transaction ' + e.detail.transactionId;
+});`;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const shopPort = await freePort();
+  shopOrigin = `http://127.0.0.1:${shopPort}`;
+  pair = await startSpecPair({ merchantName: MERCHANT_NAME, shopOrigins: [shopOrigin] });
+  shop = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', shopOrigin);
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204).end();
+    } else if (url.pathname === '/shop.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(SHOP_JS);
+    } else if (url.pathname === '/checkout') {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(shopPage(pair.checkoutUrl, url.searchParams.get('token') ?? ''));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => shop?.close(resolve));
+  await pair?.stop();
+});
+
+/**
+ * Opens the hosted page and checks it shows the session: the merchant's name as a heading, and the
+ * amount due. CreateInvoice carries no currency, so the page writes the amount without a symbol.
+ */
+async function openHosted(page: Page, token: string, amount: string): Promise<void> {
+  await page.goto(`${pair.checkoutUrl}/pay/${token}`);
+  await expect(page.getByRole('heading', { level: 1, name: MERCHANT_NAME })).toBeVisible();
+  await expect(page.getByText('Amount due')).toBeVisible();
+  await expect(page.getByText(amount, { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: `Pay ${amount}`, exact: true })).toBeVisible();
+}
+
+/** The transactions the service approved for the session (an ApprovalCode), and all it has for it. */
+async function charges(token: string) {
+  const all = await transactionsOf(pair, token);
+  return { all, approved: all.filter((t) => !!t.ApprovalCode?.trim()) };
+}
+
+test('the checkout chose spec by itself: what it serves says no cancel and no saved-card removal', async ({
+  request,
+}) => {
+  // The service offers the spec's operations and none of Payframe's extensions (--spec-only).
+  const wsdl = await (await request.get(`${pair.gatewayUrl}/TransactionService.asmx?WSDL`)).text();
+  expect(wsdl).toContain('GetHostedPaymentDetails');
+  expect(wsdl).not.toContain('GetCheckoutSession');
+  const token = await invoiceSession(pair, '3.00', 'INV-MODE');
+  const res = await request.get(`${pair.checkoutUrl}/api/checkout/sessions/${token}`);
+  expect(res.status()).toBe(200);
+  expect(await res.json()).toMatchObject({
+    status: 'open',
+    amount: '3.00',
+    merchant: { name: MERCHANT_NAME },
+    embedOrigins: [shopOrigin],
+    capabilities: { cancel: false, removeSavedCard: false },
+  });
+});
+
+test('an invoice session: the hosted page shows amount and merchant, pays a card, shows the receipt; charged once', async ({
+  page,
+}) => {
+  test.slow();
+  const errors = collectErrors(page);
+  const token = await invoiceSession(pair, '24.99', 'INV-CARD');
+  await openHosted(page, token, '24.99');
+  await payByCard(page);
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await expect(page.getByText('24.99', { exact: true }).first()).toBeVisible();
+  const { all, approved } = await charges(token);
+  expect(all).toHaveLength(1);
+  expect(approved).toHaveLength(1);
+  expect(approved[0]!.TransactionAmount).toBe('24.99');
+  expect(approved[0]!.CardNumberLast4Digit).toMatch(/4242$/);
+  // A reload is the receipt again, from the checkout's own record, and charges nothing.
+  await page.reload();
+  const receipt = page.getByRole('region', { name: 'This order has already been paid.' });
+  await expect(receipt).toBeVisible();
+  await expect(receipt.getByRole('definition').filter({ hasText: approved[0]!.TransactionID })).toHaveCount(
+    1,
+  );
+  expect((await charges(token)).approved).toHaveLength(1);
+  expect(errors).toEqual([]);
+});
+
+test('a declined card is told as one; then a good card pays, once', async ({ page }) => {
+  test.slow();
+  const token = await invoiceSession(pair, '12.00', 'INV-DECLINE');
+  await openHosted(page, token, '12.00');
+  await payByCard(page, DECLINED_CARD);
+  await expect(page.getByRole('alert')).toContainText('Your card was declined. Please use another card.');
+  expect((await charges(token)).approved).toHaveLength(0);
+  await page.getByLabel('Card number').fill(APPROVED_CARD.number);
+  await page.getByRole('button', { name: 'Pay 12.00', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  const { all, approved } = await charges(token);
+  expect(approved).toHaveLength(1);
+  expect(all).toHaveLength(2);
+});
+
+test('pays from a bank account (ACH)', async ({ page }) => {
+  test.slow();
+  const token = await invoiceSession(pair, '80.00', 'INV-ACH');
+  await openHosted(page, token, '80.00');
+  await page.getByRole('radio', { name: 'Bank account' }).check();
+  await page.getByLabel('Routing number').fill('011000015');
+  await page.getByLabel('Account number').fill('000123456789');
+  await page.getByRole('radio', { name: 'Checking', exact: true }).check();
+  await page.getByLabel('Name on account').fill('Ada Lovelace');
+  await page.getByLabel(new RegExp(`I authorize ${MERCHANT_NAME} to debit 80\\.00 `)).check();
+  await page.getByRole('button', { name: 'Pay 80.00', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  const { all, approved } = await charges(token);
+  expect(all).toHaveLength(1);
+  expect(approved).toHaveLength(1);
+  expect(approved[0]!.TransactionAmount).toBe('80.00');
+});
+
+test('the embedded widget: one script tag on the shop’s own origin, paid inside the iframe', async ({
+  page,
+}) => {
+  test.slow();
+  const errors = collectErrors(page);
+  const token = await invoiceSession(pair, '9.50', 'INV-EMBED');
+  const framed = page.waitForResponse((r) => new URL(r.url()).pathname === `/pay/${token}`);
+  await page.goto(`${shopOrigin}/checkout?token=${token}`);
+  // The frame may be embedded by the origins of the checkout's entry for this merchant, and no other.
+  const csp = (await framed).headers()['content-security-policy'] ?? '';
+  expect(/frame-ancestors ([^;]*)/.exec(csp)?.[1]?.trim()).toBe(shopOrigin);
+  const iframe = page.locator('#pay iframe');
+  await expect(iframe).toHaveAttribute('title', 'Secure payment form');
+  expect(new URL((await iframe.getAttribute('src'))!).origin).toBe(pair.checkoutUrl);
+  const frame = page.frameLocator('#pay iframe');
+  await expect(frame.getByRole('button', { name: 'Pay 9.50', exact: true })).toBeVisible();
+  await payByCard(frame);
+  await expect(page.locator('#result')).toHaveText(/^paid 9\.50 transaction \d+$/);
+  const { approved } = await charges(token);
+  expect(approved).toHaveLength(1);
+  expect(await page.locator('#result').textContent()).toBe(
+    `paid 9.50 transaction ${approved[0]!.TransactionID}`,
+  );
+  expect(errors).toEqual([]);
+});
+
+test("a session the service will not resolve (paid elsewhere): the page shows the service's message, takes nothing", async ({
+  page,
+}) => {
+  test.slow();
+  const token = await invoiceSession(pair, '6.00', 'INV-ELSEWHERE');
+  // Paid at the service directly, not through this checkout.
+  const paid = await pair.soap.ProcessTransaction({
+    request: {
+      ...requiredDefaults('Request'),
+      MerchantID: pair.merchant.id,
+      TransactionType: 'sale',
+      HostedPaymentToken: token,
+      CardNumber: '4242424242424242',
+      ExpirationDate: '12/40',
+      CVV2: '123',
+    },
+  });
+  expect(paid.ResponseCode).toBe('00');
+  const details = await pair.soap.GetHostedPaymentDetails({ token });
+  expect(details.Success).toBe(false);
+  const message = details.Message ?? '';
+  expect(message).toMatch(/\S/);
+  await page.goto(`${pair.checkoutUrl}/pay/${token}`);
+  const notice = page.getByTestId('unavailable');
+  await expect(notice.getByRole('heading', { name: "This payment can't be made" })).toBeVisible();
+  // The service's words, as they are (the checkout reads nothing out of them).
+  await expect(page.getByTestId('unavailable-message')).toHaveText(message);
+  await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0);
+  expect((await transactionsOf(pair, token)).length).toBe(0); // the direct sale carried no CustomValue1
+});
+
+test('no Cancel is offered in spec mode; an invoice session (no shopper e-mail) offers no saved cards', async ({
+  page,
+}) => {
+  const token = await invoiceSession(pair, '4.00', 'INV-NOCANCEL');
+  await openHosted(page, token, '4.00');
+  await expect(page.getByRole('button', { name: 'Cancel payment' })).toHaveCount(0);
+  // Why saved cards (and so their Remove) are not reached here: the wallet belongs to the session's
+  // e-mail, and CreateInvoice carries none.
+  await expect(page.getByLabel('Save this card for faster checkout')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Use a saved card' })).toHaveCount(0);
+});
