@@ -17,7 +17,9 @@ import {
   newKey,
   pay,
   sessionBody,
+  WIDGET_HEADERS,
 } from './testing/checkout-world.ts';
+import { listOutbox } from '../notify/outbox.ts';
 import { invoiceSession, openSpecWorld, returningSession, type SpecWorld } from './testing/spec-world.ts';
 import { UNKNOWN_MERCHANT_MESSAGE } from './spec-port.ts';
 import { setSpecMerchant, specSecretBox } from './spec-merchants.ts';
@@ -156,6 +158,53 @@ describe.each(databaseTargets())('the checkout in spec mode ($name)', (target) =
         new Date(),
       );
     }
+  });
+
+  it('saves a card, then a later session pays with it after a one-time code (SendVerificationCode, GetStoredCards)', async () => {
+    const email = `saver-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const first = await returningSession(w, '10.00', email);
+    const saved = await pay(w.app, first, cardBody('5555555555554444', { saveCard: true }));
+    expect(saved.json().status).toBe('succeeded');
+
+    const second = await returningSession(w, '11.00', email);
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      w.app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${second}/${path}`,
+        headers: { ...WIDGET_HEADERS, ...headers },
+        payload: JSON.stringify(body),
+      });
+    const sent = await post('wallet/send-code', {});
+    expect(sent.statusCode).toBe(202);
+    await w.checkout.gateway.deps.notifier.flush();
+    const [message] = await listOutbox(w.db, { to: email });
+    const code = /\b(\d{6})\b/.exec(message?.text ?? '')?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    const verified = await post('wallet/verify', { verificationId: sent.json().verificationId, code });
+    expect(verified.statusCode).toBe(200);
+    const wallet = verified.json().walletToken as string;
+    const list = await w.app.inject({
+      method: 'GET',
+      url: `/api/checkout/sessions/${second}/wallet/cards`,
+      headers: { 'x-payframe-wallet': wallet },
+    });
+    const cards = list.json().cards as { tokenGuid: string; maskedCardNumber: string }[];
+    expect(cards.map((c) => c.maskedCardNumber)).toEqual(['•••• 4444']);
+    // Removing a saved card is not in the spec: not offered, and refused if asked.
+    const removed = await post(
+      'wallet/remove',
+      { tokenGuid: cards[0]!.tokenGuid },
+      { 'x-payframe-wallet': wallet },
+    );
+    expect(removed.statusCode).toBe(501);
+    const paid = await pay(
+      w.app,
+      second,
+      { method: 'saved', tokenGuid: cards[0]!.tokenGuid, cvv: '123' },
+      { headers: { 'x-payframe-wallet': wallet } },
+    );
+    expect(paid.json()).toMatchObject({ status: 'succeeded', receipt: { maskedCard: '•••• 4444' } });
+    expect(await approvedTransactions(w.db, second)).toBe(1);
   });
 
   it('uses none but the spec operations', () => {

@@ -158,13 +158,17 @@ export async function invoiceSession(
 }
 
 /** A session with a ReturnUrl, made in the service's own store (how a service makes one is its own affair). */
-export async function returningSession(w: SpecWorld, amount = '24.99'): Promise<string> {
+export async function returningSession(
+  w: SpecWorld,
+  amount = '24.99',
+  email = 'ada@example.com',
+): Promise<string> {
   const merchant = await w.service.gateway.deps.merchants.get(w.db, w.merchant.id);
   if (!merchant) throw new Error('no merchant');
   const session = await w.service.gateway.deps.sessions.create(w.db, merchant, {
     amount,
     orderNumber: 'A-2001',
-    email: 'ada@example.com',
+    email,
     returnUrl: `${SHOP_ORIGIN}/thanks?cart=9`,
   });
   return session.token;
