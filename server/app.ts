@@ -227,11 +227,7 @@ export async function buildCheckoutApp({
   instanceOwner,
 }: Omit<AppOptions, 'transactionService'>): Promise<CheckoutApp> {
   const problems = roleProblems(config, 'checkout');
-  if (
-    problems.length > 0 ||
-    !config.transactionServiceUrl ||
-    !config.checkoutSecret
-  ) {
+  if (problems.length > 0 || !config.transactionServiceUrl || !config.checkoutSecret) {
     throw new ConfigError(problems);
   }
   const { app, health } = await baseApp(config, db, logger);
@@ -240,7 +236,7 @@ export async function buildCheckoutApp({
   // One-time codes land in this database's outbox when no SMTP/SMS is configured.
   if (config.env !== 'production') await app.register(devOutboxRoutes, { db, env: config.env });
   // Payframe's gateway, or a service that speaks only the spec (TRANSACTION_SERVICE_MODE).
-  const { mode, port, signer } = await checkoutPort(config, db, app.log);
+  const { mode, port, signer, callLimitMs } = await checkoutPort(config, db, app.log);
   const defaults: CheckoutOptions = {
     db,
     port,
@@ -253,7 +249,7 @@ export async function buildCheckoutApp({
     staleAttemptMs: config.stalePaymentMs,
     limits: { payPerIp: { limit: config.paysPerMinutePerIp, windowMs: 60_000 } },
     instanceOwner: instanceOwner ?? null,
-    callLimitMs: config.transactionServiceTimeoutMs + 1000,
+    callLimitMs,
     // A challenge's result is read from Payframe's gateway; the spec carries no challenge step.
     threeDs:
       mode === 'payframe'

@@ -88,6 +88,25 @@ export interface CheckoutPort {
   mode: ServiceMode;
   port: TransactionService<CallContext>;
   signer: Signer;
+  /** How long after an attempt starts its pay calls may still be answered (deps.callLimitMs). */
+  callLimitMs: number;
+}
+
+/**
+ * Spec mode: after its own two calls (GetHostedPaymentDetails, then ProcessTransaction, each up to
+ * the time limit), this long is left to a foreign service still at work on a charge before its
+ * history is taken to say all.
+ */
+export const SPEC_GRACE_MS = 5_000;
+
+/** The credential's headers for the WSDL read (the SOAP client sends its own on every call). */
+function credentialHeaders(auth: ForeignAuth): Record<string, string> | undefined {
+  if (auth.kind === 'header') return { [auth.name]: auth.value };
+  if (auth.kind === 'basic')
+    return {
+      authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`,
+    };
+  return undefined;
 }
 
 /** The checkout role's port, signer and mode, as the configuration asks. */
@@ -106,7 +125,7 @@ export async function checkoutPort(
     ts.mode === 'auto'
       ? await detectServiceMode(url, {
           timeoutMs: config.transactionServiceTimeoutMs,
-          headers: auth.kind === 'header' ? { [auth.name]: auth.value } : undefined,
+          headers: credentialHeaders(auth),
         })
       : ts.mode;
   if (mode === 'payframe') {
@@ -116,8 +135,16 @@ export async function checkoutPort(
       serviceKey: config.gatewayServiceKey!,
       timeoutMs: config.transactionServiceTimeoutMs,
     });
-    return { mode, port, signer: portSigner(port, log) };
+    return {
+      mode,
+      port,
+      signer: portSigner(port, log),
+      callLimitMs: config.transactionServiceTimeoutMs + 1000,
+    };
   }
+  const callLimitMs = 2 * config.transactionServiceTimeoutMs + 1000 + SPEC_GRACE_MS;
+  // Recovery may take up an attempt sooner (STALE_PAYMENT_SECONDS): the adapter answers it "in
+  // progress" until this has passed (spec-port.ts), so nothing is concluded early.
   const port = specTransactionService({
     service: {
       baseUrl: url,
@@ -129,7 +156,7 @@ export async function checkoutPort(
     db,
     box: specSecretBox(config.checkoutSecret!),
     approvedCodes: new Set(ts.approvedCodes),
-    callLimitMs: config.transactionServiceTimeoutMs + 1000,
+    callLimitMs,
   });
-  return { mode, port, signer: portSigner(port, log) };
+  return { mode, port, signer: portSigner(port, log), callLimitMs };
 }

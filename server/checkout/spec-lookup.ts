@@ -2,14 +2,17 @@
  * Exactly once without the service's help (issue 20; server/checkout/README.md "Spec mode"): a
  * foreign ProcessTransaction may not be idempotent, so an attempt whose answer was lost is never sent
  * again before it is settled by looking the payment up. The adapter stamps the session token into
- * the request's CustomValue1; GetTransactionHistories of the merchant, from a day before the attempt
- * to a day after now (the service's dates may be in its own time zone), finds it again:
+ * the request's CustomValue1; GetTransactionHistories of the merchant, from 14 hours before the
+ * attempt to a day after it (the service's dates may be in its own time zone), finds it again. Of
+ * the transactions carrying the token, those this checkout recorded as declines of the session's
+ * attempts are left aside; of the rest:
  *
- *   - a transaction with CustomValue1 = the token, the session's amount and an ApprovalCode: charged;
- *   - such transactions without an ApprovalCode only (declined), or none: not charged by this
- *     attempt — the caller concludes so only when the service still offers the session;
- *   - the history cannot be read, or a transaction with the token but another amount: undecided —
- *     the shopper is told the payment is being confirmed, and the next recovery run asks again.
+ *   - one with the session's amount and an ApprovalCode: charged;
+ *   - none at all: not charged — the caller concludes so only when the service, asked after its
+ *     history, still offers the session;
+ *   - any other (no ApprovalCode, as an ACH approval may have; another amount): undecided, as when
+ *     the history cannot be read — the shopper is told the payment is being confirmed, and the next
+ *     recovery run asks again. Never "not charged" on a row the checkout cannot explain.
  */
 import { toCents } from '../../shared/money.ts';
 import type { CallContext } from '../gateway/port.ts';
@@ -27,7 +30,7 @@ export type Lookup =
   | { kind: 'none' }
   | { kind: 'undecided' };
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** The service's dateTime: with its offset when it writes one, else read as UTC. */
 function instantOf(value: string | null | undefined): Date | null {
@@ -48,15 +51,23 @@ function sameAmount(a: string | null | undefined, b: string | null | undefined):
 export async function lookUpPayment(
   call: ForeignCall,
   context: Pick<CallContext, 'requestId'>,
-  q: { merchantId: string; token: string; amount: string | null; from: Date; to: Date },
+  q: {
+    merchantId: string;
+    token: string;
+    amount: string;
+    startedAt: Date;
+    now: Date;
+    /** TransactionIDs the checkout recorded as declines of this session's attempts. */
+    ours: ReadonlySet<string>;
+  },
 ): Promise<Lookup> {
   let history;
   try {
     history = await call(
       'GetTransactionHistories',
       {
-        startDate: new Date(q.from.getTime() - DAY_MS).toISOString(),
-        endDate: new Date(q.to.getTime() + DAY_MS).toISOString(),
+        startDate: new Date(q.startedAt.getTime() - 14 * HOUR_MS).toISOString(),
+        endDate: new Date(q.startedAt.getTime() + 24 * HOUR_MS).toISOString(),
         merchantID: q.merchantId,
       },
       context,
@@ -64,17 +75,15 @@ export async function lookUpPayment(
   } catch {
     return { kind: 'undecided' };
   }
-  const ours = history.filter((t) => t.CustomValue1 === q.token);
-  const charged = ours.find((t) => !!t.ApprovalCode?.trim());
-  if (!charged) return { kind: 'none' };
-  // A session's amount is fixed; another amount under its token is not a payment this checkout sent.
-  if (q.amount !== null && !sameAmount(charged.TransactionAmount, q.amount)) return { kind: 'undecided' };
+  const rows = history.filter((t) => t.CustomValue1 === q.token && !q.ours.has(t.TransactionID));
+  const charged = rows.find((t) => !!t.ApprovalCode?.trim() && sameAmount(t.TransactionAmount, q.amount));
+  if (!charged) return rows.length === 0 ? { kind: 'none' } : { kind: 'undecided' };
   return {
     kind: 'charged',
     transactionId: charged.TransactionID,
     approvalCode: charged.ApprovalCode ?? null,
     last4: charged.CardNumberLast4Digit?.replace(/\D/g, '').slice(-4) || null,
-    amount: charged.TransactionAmount,
+    amount: q.amount,
     paidAt: instantOf(charged.TransactionDate),
   };
 }

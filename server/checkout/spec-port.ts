@@ -19,6 +19,7 @@
  * per mode: docs/merchant-guide.md "Spec mode".
  */
 import { canonicalRedirectString, redirectParams } from '../../shared/checkout/redirect-signature.ts';
+import { fromCents, toCents } from '../../shared/money.ts';
 import { operations, specOperations } from '../../shared/contract/operations.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
 import type { OperationParams, OperationResult, TransactionService } from '../../shared/contract/service.ts';
@@ -26,6 +27,7 @@ import type { Database } from '../db/database.ts';
 import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../gateway/port.ts';
 import { paymentOfSession, startedAttempt } from './attempts.ts';
+import type { Queryable } from '../db/database.ts';
 import { hmacHex } from './signer.ts';
 import { lookUpPayment } from './spec-lookup.ts';
 import { type ForeignServiceOptions, foreignCaller } from './spec-service.ts';
@@ -70,6 +72,25 @@ function safeUrl(value: string | null | undefined): string | null {
   }
 }
 
+/** The service's transactions this checkout recorded as declines of the session's attempts. */
+async function declinedTransactions(q: Queryable, token: string): Promise<Set<string>> {
+  const { rows } = await q.query<{ id: string }>(
+    `select transaction_id::text as id from checkout_attempts
+     where session_token = $1 and state = 'declined' and transaction_id is not null`,
+    [token],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** An amount as numeric(12,2) gives it back: `24.9900` → `24.99`; unreadable → `0.00`. */
+function plainAmount(value: string | null | undefined): string {
+  try {
+    return fromCents(toCents(value ?? '0'));
+  } catch {
+    return '0.00';
+  }
+}
+
 /** The parts of a Detail every spec session shares. */
 function baseDetail(
   token: string,
@@ -81,7 +102,8 @@ function baseDetail(
     Token: token,
     Status: 'Open',
     PaymentInProgress: false,
-    Amount: d.Amount ?? '0.00',
+    // As the checkout records it (two decimals), so the redirect signed here is the one it carries.
+    Amount: plainAmount(d.Amount),
     ExpiresAt: null,
     CanceledAt: null,
     CreatedAt: now.toISOString(),
@@ -137,10 +159,24 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
   const call = foreignCaller(o.service);
   const now = o.now ?? (() => new Date());
 
+  /**
+   * The redirect secrets last read, by merchant id. SignForMerchant answers from here when it can:
+   * it may be asked while the caller holds a transaction (pay.ts records a payment and signs its
+   * answer in one), and on PGlite a query of its own would wait for that transaction forever.
+   */
+  const secrets = new Map<string, string>();
+  const remember = (id: string, secret: string | null) => {
+    if (secret === null) return;
+    secrets.delete(id);
+    secrets.set(id, secret);
+    if (secrets.size > 1000) secrets.delete(secrets.keys().next().value!);
+  };
+
   /** The session and its merchant as the service and this checkout know them. */
   async function resolve(token: string, context: CallContext) {
     const details = await call('GetHostedPaymentDetails', { token }, context);
     const merchant = await specMerchantByName(o.db, o.box, details.MerchantName);
+    if (merchant) remember(merchant.id, merchant.secret);
     return { details, merchant };
   }
 
@@ -177,18 +213,22 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
       startedAttempt(o.db, token),
     ]);
     const base = baseDetail(token, details, merchant, at);
-    if (attempt && merchant) {
+    if (attempt) {
       const settlesBy = new Date(attempt.startedAt.getTime() + o.callLimitMs);
-      // Its call may still be answered: nothing can be concluded yet.
+      // Its calls may still be answered, or the service still at work: nothing can be concluded yet.
       if (settlesBy > at)
         return { ...base, PaymentInProgress: true, PaymentSettlesBy: settlesBy.toISOString() };
+      // A service that closed the token may not name its merchant any more: without the merchant
+      // there is no history to read, and nothing is concluded.
+      if (!merchant) return { ...base, PaymentInProgress: true };
       // The answer was lost: the merchant's history says whether the service charged it.
       const found = await lookUpPayment(call, context, {
         merchantId: merchant.id,
         token,
-        amount: details.Amount ?? null,
-        from: attempt.startedAt,
-        to: at,
+        amount: base.Amount,
+        startedAt: attempt.startedAt,
+        now: at,
+        ours: await declinedTransactions(o.db, token),
       });
       if (found.kind === 'charged') {
         const detail: Detail = {
@@ -198,14 +238,21 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
           ApprovalCode: found.approvalCode ?? undefined,
           MaskedCardNumber: found.last4 ? `************${found.last4}` : undefined,
           PaymentMethod: attempt.method === 'ach' ? 'Ach' : 'Card',
-          PaidAt: (found.paidAt ?? at).toISOString(),
+          // The service's own time when it says one within the attempt's span, else now.
+          PaidAt: (found.paidAt && found.paidAt >= attempt.startedAt && found.paidAt <= at
+            ? found.paidAt
+            : at
+          ).toISOString(),
           Amount: found.amount,
         };
         return { ...detail, ...redirectSignature(merchant.secret, token, detail) };
       }
-      // Not charged for sure only when the service still offers the session: else it may have been
-      // paid in a way the history does not show yet, and the shopper is told it is being confirmed.
-      if (found.kind === 'undecided' || !details.Success) return { ...base, PaymentInProgress: true };
+      if (found.kind === 'undecided') return { ...base, PaymentInProgress: true };
+      // Not charged for sure only when the service, asked after its history, still offers the
+      // session: else it may have been paid in a way the history does not show (yet), and the shopper
+      // is told it is being confirmed.
+      const after = await call('GetHostedPaymentDetails', { token }, context);
+      if (!after.Success) return { ...base, PaymentInProgress: true };
     }
     if (!details.Success) return { ...base, Status: 'Expired', UnavailableMessage: details.Message ?? '' };
     if (!merchant) return { ...base, Status: 'Expired', UnavailableMessage: UNKNOWN_MERCHANT_MESSAGE };
@@ -237,7 +284,9 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
           MerchantID: merchant.id,
           Amount: base.Amount,
           HostedPaymentToken: token,
-          // "Save this card" saves it to the wallet of the session's e-mail, the one the page shows.
+          // "Save this card" saves it to the wallet of the session's e-mail, the one the page shows;
+          // a session without one saves nothing, as in Payframe mode.
+          CreateToken: request.CreateToken && !!details.Email,
           ...(request.CreateToken && details.Email ? { Email: details.Email } : {}),
           // Found again by the history lookup if the answer is lost (spec-lookup.ts).
           CustomValue1: token,
@@ -245,7 +294,14 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
       },
       context,
     );
-    const approved = o.approvedCodes.has(res.ResponseCode ?? '') && res.TransactionID !== '0';
+    // An answer that says nothing readable is no decline: its outcome is unknown, and the attempt is
+    // settled by the history lookup like a lost one (never sent again).
+    if (!res.ResponseCode?.trim() || (o.approvedCodes.has(res.ResponseCode) && res.TransactionID === '0'))
+      throw new PayframeError(
+        'database_unavailable',
+        'The service answered a payment without a readable outcome.',
+      );
+    const approved = o.approvedCodes.has(res.ResponseCode);
     const common = {
       ...session,
       TransactionID: res.TransactionID,
@@ -285,7 +341,8 @@ export function specTransactionService(o: SpecPortOptions): TransactionService<C
     PayCheckoutSession: payCheckoutSession,
     ListEndedCheckoutSessions: async () => [],
     SignForMerchant: async (p: OperationParams<'SignForMerchant'>) => {
-      const secret = await specMerchantSecret(o.db, o.box, p.merchantID);
+      const secret = secrets.get(p.merchantID) ?? (await specMerchantSecret(o.db, o.box, p.merchantID));
+      remember(p.merchantID, secret);
       if (!secret) throw new PayframeError('not_found', 'No merchant matches this request.');
       return { Success: true, Signature: hmacHex(secret, p.message ?? '') };
     },
