@@ -281,7 +281,8 @@ function foreignAuth(c: z.infer<typeof ConfigSchema>): Config['transactionServic
   }
   if (kind === 'header') {
     const header = c.TRANSACTION_SERVICE_HEADER;
-    if (!header) throw new ConfigError(['TRANSACTION_SERVICE_HEADER: required with TRANSACTION_SERVICE_AUTH=header']);
+    if (!header)
+      throw new ConfigError(['TRANSACTION_SERVICE_HEADER: required with TRANSACTION_SERVICE_AUTH=header']);
     const colon = header.indexOf(':');
     return { kind, name: header.slice(0, colon).trim(), value: header.slice(colon + 1).trim() };
   }
@@ -375,7 +376,11 @@ export function roleProblems(config: Config, role: Role): string[] {
     // Payframe's gateway is called as `service`; a spec-only service with its own credential is not.
     const ts = config.transactionService;
     if (ts.mode !== 'spec' || ts.auth.kind === 'service')
-      need(config.gatewayServiceKey, 'GATEWAY_SERVICE_KEY', 'the credential the checkout calls the gateway with');
+      need(
+        config.gatewayServiceKey,
+        'GATEWAY_SERVICE_KEY',
+        'the credential the checkout calls the gateway with',
+      );
     need(
       config.checkoutSecret,
       'CHECKOUT_SECRET',
