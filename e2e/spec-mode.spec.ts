@@ -1,21 +1,25 @@
 /**
  * Spec mode end to end (issue 20): the checkout role in front of a Transaction Service that speaks
  * only the spec's 21 operations (`serve --role gateway --spec-only`), the checkout choosing spec by
- * itself (TRANSACTION_SERVICE_MODE=auto reads the WSDL at start). Sessions are the service's own
- * (CreateInvoice); the service's own answers (GetTransactionHistories, GetHostedPaymentDetails) are
- * the proof of what was charged. Real processes, Debian's Chromium; helpers/spec-pair.ts starts them.
- *
- * Not here, because the spec cannot carry them: a return to a ReturnUrl (CreateInvoice has no
- * ReturnUrl; the vitest suite covers the signed return with a session from the service's own store)
- * and saved cards (an invoice session has no shopper e-mail, and the page offers "Save this card"
- * and "Use a saved card" only for a session with one).
+ * itself (TRANSACTION_SERVICE_MODE=auto reads the WSDL at start). Sessions are the service's own:
+ * CreateInvoice's token (no ReturnUrl, no shopper) and the service operator's `payframe session
+ * create` (a ReturnUrl and the shopper's e-mail, so the signed return and the saved cards). The
+ * service's own answers (GetTransactionHistories, GetHostedPaymentDetails) are the proof of what was
+ * charged. Real processes, Debian's Chromium; helpers/spec-pair.ts starts them.
  */
 import http from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { requiredDefaults } from '../shared/contract/neutral.ts';
 import { freePort } from '../server/testing/net.ts';
+import { futureExpiry, latestCode, redirectSignatureValid, uniqueEmail } from './helpers/checkout.ts';
 import { APPROVED_CARD, collectErrors, payByCard } from './helpers/embed.ts';
-import { invoiceSession, type SpecPair, startSpecPair, transactionsOf } from './helpers/spec-pair.ts';
+import {
+  invoiceSession,
+  operatorSession,
+  type SpecPair,
+  startSpecPair,
+  transactionsOf,
+} from './helpers/spec-pair.ts';
 
 const MERCHANT_NAME = 'Spec Mode Outfitters';
 const DECLINED_CARD = { ...APPROVED_CARD, number: '4000 0000 0000 0002' };
@@ -52,6 +56,10 @@ test.beforeAll(async () => {
       res.writeHead(204).end();
     } else if (url.pathname === '/shop.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(SHOP_JS);
+    } else if (url.pathname === '/return') {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><html lang="en"><title>Spec shop</title><h1>Back at the shop</h1></html>');
     } else if (url.pathname === '/checkout') {
       res
         .writeHead(200, { 'content-type': 'text/html' })
@@ -169,7 +177,12 @@ test('the embedded widget: one script tag on the shop’s own origin, paid insid
 }) => {
   test.slow();
   const errors = collectErrors(page);
-  const token = await invoiceSession(pair, '9.50', 'INV-EMBED');
+  // A session with a ReturnUrl: an embedded form still only tells its page, as in payframe mode.
+  const token = await operatorSession(pair, {
+    amount: '9.50',
+    order: 'ORD-EMBED',
+    returnUrl: `${shopOrigin}/return`,
+  });
   const framed = page.waitForResponse((r) => new URL(r.url()).pathname === `/pay/${token}`);
   await page.goto(`${shopOrigin}/checkout?token=${token}`);
   // The frame may be embedded by the origins of the checkout's entry for this merchant, and no other.
@@ -187,6 +200,7 @@ test('the embedded widget: one script tag on the shop’s own origin, paid insid
   expect(await page.locator('#result').textContent()).toBe(
     `paid 9.50 transaction ${approved[0]!.TransactionID}`,
   );
+  expect(page.url()).toBe(`${shopOrigin}/checkout?token=${token}`);
   expect(errors).toEqual([]);
 });
 
@@ -219,6 +233,91 @@ test("a session the service will not resolve (paid elsewhere): the page shows th
   await expect(page.getByTestId('unavailable-message')).toHaveText(message);
   await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0);
   expect((await transactionsOf(pair, token)).length).toBe(0); // the direct sale carried no CustomValue1
+});
+
+test('a session with a ReturnUrl: paid on the hosted page, the shopper lands on it, signed with the merchant’s redirect secret', async ({
+  page,
+}) => {
+  test.slow();
+  const token = await operatorSession(pair, {
+    amount: '15.00',
+    order: 'ORD-RETURN',
+    returnUrl: `${shopOrigin}/return?cart=7`,
+  });
+  await openHosted(page, token, '15.00');
+  await payByCard(page);
+  await expect(page).toHaveURL(new RegExp(`^${shopOrigin}/return\\?cart=7&`));
+  await expect(page.getByRole('heading', { name: 'Back at the shop' })).toBeVisible();
+  const { all, approved } = await charges(token);
+  expect(all).toHaveLength(1);
+  expect(approved).toHaveLength(1);
+  const q = new URL(page.url()).searchParams;
+  expect(Object.fromEntries(q)).toMatchObject({
+    status: 'succeeded',
+    token,
+    transactionId: approved[0]!.TransactionID,
+    orderNumber: 'ORD-RETURN',
+    amount: '15.00',
+    currency: '', // the spec carries no currency
+  });
+  // Signed under the redirect secret the checkout holds for the merchant (merchant guide, spec mode).
+  expect(redirectSignatureValid(page.url(), pair.redirectSecret)).toBe(true);
+  expect(redirectSignatureValid(page.url(), pair.merchant.key)).toBe(false);
+  const forged = new URL(page.url());
+  forged.searchParams.set('amount', '1.00');
+  expect(redirectSignatureValid(forged.toString(), pair.redirectSecret)).toBe(false);
+  // Back is the receipt, and charges nothing.
+  await page.goBack();
+  await expect(
+    page.getByRole('heading', { name: /^(This order has already been paid\.|Payment successful)$/ }),
+  ).toBeVisible();
+  expect((await charges(token)).approved).toHaveLength(1);
+});
+
+test('saved cards through the one-time code: saved on one session, paid on the next; no Remove in spec mode', async ({
+  page,
+  request,
+}) => {
+  test.slow();
+  const email = uniqueEmail('spec-wallet');
+  const returnUrl = `${shopOrigin}/return`;
+  const first = await operatorSession(pair, { amount: '7.25', order: 'ORD-SAVE', returnUrl, email });
+  await openHosted(page, first, '7.25');
+  await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+  await page.getByLabel('Expiration date').fill(futureExpiry());
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Save this card for faster checkout').check();
+  await page.getByRole('button', { name: 'Pay 7.25', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`^${returnUrl}\\?`));
+  expect((await charges(first)).approved).toHaveLength(1);
+
+  const second = await operatorSession(pair, { amount: '3.10', order: 'ORD-SAVED', returnUrl, email });
+  await openHosted(page, second, '3.10');
+  await page.getByRole('button', { name: 'Use a saved card' }).click();
+  // The service makes the code (SendVerificationCode answers it); the checkout sends it to the
+  // session's e-mail, and its dev outbox stands in for the shopper's mailbox.
+  const sent = await latestCode(request, email, undefined, pair.checkoutUrl);
+  await page.getByLabel('Verification code').fill(sent.code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  const saved = page.getByRole('group', { name: 'Saved cards' });
+  await expect(saved).toBeVisible();
+  await expect(saved.getByRole('radio')).toHaveCount(1);
+  await expect(
+    page.getByRole('radio', { name: `Mastercard ••4444, expires ${futureExpiry()}` }),
+  ).toBeChecked();
+  // Removing a saved card is not in the spec: not offered.
+  await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+  const wallet = page.getByTestId('wallet');
+  await wallet.getByLabel('Security code').fill('123');
+  await wallet.getByRole('button', { name: 'Pay 3.10', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`^${returnUrl}\\?`));
+  expect(redirectSignatureValid(page.url(), pair.redirectSecret)).toBe(true);
+  const { all, approved } = await charges(second);
+  expect(all).toHaveLength(1);
+  expect(approved).toHaveLength(1);
+  expect(approved[0]!.TransactionAmount).toBe('3.10');
+  expect(approved[0]!.CardNumberLast4Digit).toMatch(/4444$/);
+  expect(new URL(page.url()).searchParams.get('transactionId')).toBe(approved[0]!.TransactionID);
 });
 
 test('no Cancel is offered in spec mode; an invoice session (no shopper e-mail) offers no saved cards', async ({

@@ -28,6 +28,26 @@ function readJson(file) {
   }
 }
 
+// The titles of the tests that failed or were flaky, from Playwright's JSON report (suites nest).
+function playwrightFailures(report) {
+  const out = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          out.push(
+            `${suite.file ?? ''}:${spec.line} › ${[...titles, spec.title].join(' › ')} (${test.status})`,
+          );
+        }
+      }
+    }
+    for (const child of suite.suites ?? [])
+      walk({ ...child, file: child.file ?? suite.file }, [...titles, child.title].filter(Boolean));
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return out;
+}
+
 const vitestReport = path.join(reportDir, 'vitest.json');
 const playwrightReport = path.join(reportDir, 'playwright.json');
 const dbUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
@@ -69,6 +89,16 @@ const steps = [
           passed: r.numPassedTests,
           failed: r.numFailedTests,
           skipped: r.numPendingTests + r.numTodoTests,
+          failures: (r.testResults ?? []).flatMap((file) => {
+            const where = path.relative(root, file.name);
+            const tests = (file.assertionResults ?? [])
+              .filter((t) => t.status === 'failed')
+              .map((t) => `${where} › ${t.fullName}`);
+            // A file that failed to load (or in a hook) has no failed test of its own to name.
+            return tests.length || file.status !== 'failed'
+              ? tests
+              : [`${where} › ${file.message || 'failed'}`];
+          }),
         }
       );
     },
@@ -89,6 +119,7 @@ const steps = [
           passed: r.stats.expected,
           failed: r.stats.unexpected + r.stats.flaky,
           skipped: r.stats.skipped,
+          failures: playwrightFailures(r),
         }
       );
     },
@@ -114,6 +145,13 @@ for (const step of steps) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// What failed, by name, just above the summary: CI keeps only the tail of the output.
+const failures = results.flatMap(({ step }) => step.counts?.()?.failures ?? []);
+if (failures.length) {
+  process.stdout.write(`\n=== failed tests (${failures.length}) ===\n`);
+  for (const name of failures.slice(0, 40)) process.stdout.write(`${name.slice(0, 300)}\n`);
+  if (failures.length > 40) process.stdout.write(`… and ${failures.length - 40} more\n`);
+}
 process.stdout.write('\n=== summary ===\n');
 for (const { step, code, seconds } of results) {
   const c = step.counts?.();

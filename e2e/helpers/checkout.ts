@@ -94,12 +94,14 @@ export async function latestCode(
   request: APIRequestContext,
   to: string,
   after?: string,
+  /** The server that sends the codes (in spec mode the checkout sends what the service made). */
+  baseUrl = PAYFRAME_URL,
 ): Promise<{ code: string; id: string }> {
   let found: { code: string; id: string } | null = null;
   await expect
     .poll(
       async () => {
-        const res = await request.get(`${PAYFRAME_URL}/dev/outbox?to=${encodeURIComponent(to)}`);
+        const res = await request.get(`${baseUrl}/dev/outbox?to=${encodeURIComponent(to)}`);
         const { messages } = (await res.json()) as { messages: { id: string | number; text: string }[] };
         const m = messages[0];
         const code = m ? /\b(\d{6})\b/.exec(m.text)?.[1] : undefined;
