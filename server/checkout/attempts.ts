@@ -79,15 +79,42 @@ export async function staleAttempts(
   before: Date,
   sessionToken?: string,
   predecessors?: { id: string; self: string },
+  /** Leaves out the undecided attempts not yet due again (`deferUndecided`); not for one session's. */
+  dueAt?: Date,
 ): Promise<Attempt[]> {
   const { rows } = await q.query(
     `select * from checkout_attempts where state = 'started' and started_at < $1
        and ($2::text is null or session_token = $2)
        and ($3::text is null or (owner like $3 || '.%' and owner is distinct from $4))
+       and ($5::timestamptz is null or next_check_at is null or next_check_at <= $5)
      order by started_at limit 100`,
-    [before, sessionToken ?? null, predecessors?.id ?? null, predecessors?.self ?? null],
+    [before, sessionToken ?? null, predecessors?.id ?? null, predecessors?.self ?? null, dueAt ?? null],
   );
   return rows.map(attemptOf);
+}
+
+/** The first wait before an undecided attempt is asked about again; it doubles each time. */
+export const UNDECIDED_FIRST_WAIT_MS = 5_000;
+/** The longest wait between two questions about an undecided attempt. */
+export const UNDECIDED_MAX_WAIT_MS = 10 * 60_000;
+
+/**
+ * An attempt the service could not decide (in progress, with no time it settles by): the runs over
+ * every stale attempt ask again after 5 s, 10 s, 20 s, … at most every 10 minutes, so attempts that
+ * stay undecided neither fill the batch nor press on the service. A shopper's own question (one
+ * session's recovery) still asks at once. Answers when it is due again.
+ */
+export async function deferUndecided(q: Queryable, attemptId: string, now: Date): Promise<Date> {
+  const { rows } = await q.query<{ next_check_at: Date }>(
+    `update checkout_attempts
+        set next_check_at = $2::timestamptz
+              + least($3 * power(2, least(undecided_checks, 20)), $4) * interval '1 millisecond',
+            undecided_checks = undecided_checks + 1
+      where id = $1 and state = 'started'
+      returning next_check_at`,
+    [attemptId, now, UNDECIDED_FIRST_WAIT_MS, UNDECIDED_MAX_WAIT_MS],
+  );
+  return rows[0]?.next_check_at ?? now;
 }
 
 export async function paymentOfSession(q: Queryable, sessionToken: string): Promise<Payment | null> {

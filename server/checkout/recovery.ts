@@ -20,9 +20,14 @@
  *     claim. The attempt becomes `failed` and its key is released, so the shopper's retry with the
  *     SAME key runs again.
  *   - **the gateway cannot be reached**: the attempt stays `started`; the next run tries again.
+ *   - **Undecided** (in progress with no time it settles by: a spec-mode service's history that
+ *     cannot decide, server/checkout/README.md "Spec mode"): the attempt stays `started`, and the
+ *     runs over every stale attempt ask again after 5 s, 10 s, 20 s, … at most every 10 minutes
+ *     (attempts.ts `deferUndecided`); one session's recovery, before its shopper's new attempt,
+ *     asks at once.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { finishAttempt, markRecovered, staleAttempts } from './attempts.ts';
+import { deferUndecided, finishAttempt, markRecovered, staleAttempts } from './attempts.ts';
 import type { CallOrigin } from './contexts.ts';
 import type { CheckoutDeps } from './deps.ts';
 import { type GatewaySession, readSessionAsService } from './gateway-calls.ts';
@@ -93,6 +98,13 @@ export async function recoverAttempt(
     // The gateway's verdict is pending: its claim's attempt is running, or was cut short and is
     // settled by the gateway's own sweep within seconds (claim-sweep.ts). Open or past its time,
     // the session may yet turn out paid: wait for the verdict, never conclude "not charged".
+    if (found.paymentSettlesBy === null) {
+      // No time it settles by: a service that speaks only the spec whose history cannot decide yet
+      // (spec-lookup.ts). Asked again later, less often each time (attempts.ts deferUndecided).
+      const nextCheckAt = await deferUndecided(deps.db, attempt.id, now);
+      deps.log.info({ attemptId: attempt.id, nextCheckAt }, 'attempt recovery: undecided; asked again later');
+      return { resolution: 'unknown', settlesBy: null };
+    }
     deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the gateway still holds a payment claim');
     return { resolution: 'unknown', settlesBy: found.paymentSettlesBy };
   }
@@ -139,7 +151,10 @@ export async function recoverAttempts(
   const self = deps.instanceOwner;
   const predecessors = options.predecessorsOf && self ? { id: options.predecessorsOf, self } : undefined;
   if (options.predecessorsOf && !predecessors) return { succeeded: 0, failed: 0, unknown: 0 };
-  const stale = await staleAttempts(deps.db, before, options.sessionToken, predecessors);
+  // One session's recovery (its shopper is waiting) asks at once; the runs over all leave out the
+  // undecided attempts not due again yet.
+  const dueAt = options.sessionToken === undefined ? deps.now() : undefined;
+  const stale = await staleAttempts(deps.db, before, options.sessionToken, predecessors, dueAt);
   const tally: Record<Resolution, number> = { succeeded: 0, failed: 0, unknown: 0 };
   for (const attempt of stale) {
     tally[(await recoverAttempt(deps, attempt, options.origin ?? workerOrigin(deps.log))).resolution]++;

@@ -276,6 +276,48 @@ describe.each(databaseTargets())('spec mode: a lost answer ($name)', (target) =>
     expect(retry.json().status).toBe('succeeded');
     expect(await approvedTransactions(w.db, token)).toBe(1);
   });
+
+  it('an attempt the history cannot decide is asked about less often, and holds up no other', async () => {
+    const rechecks = async (token: string) =>
+      (
+        await w.db.query<{ undecided_checks: number; next_check_at: Date | null }>(
+          'select undecided_checks, next_check_at from checkout_attempts where session_token = $1',
+          [token],
+        )
+      ).rows;
+    // A decline whose answer was lost: the service's history shows a row of the token without an
+    // approval code, which the checkout never recorded — the lookup cannot decide it.
+    const undecided = await invoiceSession(w, '44.00', 'INV-UNDECIDED');
+    fault = 'lose-answer';
+    const lost = await pay(w.app, undecided, cardBody('4000000000000002'), { key: newKey() });
+    expect(lost.statusCode).toBeGreaterThanOrEqual(500);
+    clock.advance(11_000);
+    expect(await w.core.recoverAttempts()).toEqual({ succeeded: 0, failed: 0, unknown: 1 });
+    expect(await rechecks(undecided)).toEqual([
+      { undecided_checks: 1, next_check_at: new Date(clock.now().getTime() + 5_000) },
+    ]);
+    // Not due yet: the run does not ask the service about it.
+    w.soapCalls.length = 0;
+    expect(await w.core.recoverAttempts()).toEqual({ succeeded: 0, failed: 0, unknown: 0 });
+    expect(w.soapCalls).toEqual([]);
+
+    // Another attempt goes stale meanwhile: it is recovered, and the undecided one, due again,
+    // is asked once more and waits twice as long.
+    const other = await invoiceSession(w, '45.00', 'INV-OTHER');
+    fault = 'refuse';
+    expect((await pay(w.app, other, cardBody(), { key: newKey() })).statusCode).toBeGreaterThanOrEqual(500);
+    clock.advance(11_000);
+    expect(await w.core.recoverAttempts()).toEqual({ succeeded: 0, failed: 1, unknown: 1 });
+    expect(await rechecks(undecided)).toEqual([
+      { undecided_checks: 2, next_check_at: new Date(clock.now().getTime() + 10_000) },
+    ]);
+
+    // The shopper's own try asks at once; still undecided, so nothing is sent and nothing charged.
+    const again = await pay(w.app, undecided, cardBody(), { key: newKey() });
+    expect(again.statusCode).toBeGreaterThanOrEqual(400);
+    expect((await rechecks(undecided))[0]!.undecided_checks).toBe(3);
+    expect(await approvedTransactions(w.db, undecided)).toBe(0);
+  });
 });
 
 describe.each(databaseTargets())('spec mode: merchant REST ($name)', (target) => {
