@@ -27,6 +27,8 @@ const DECLINED_CARD = { ...APPROVED_CARD, number: '4000 0000 0000 0002' };
 let pair: SpecPair;
 let shop: http.Server;
 let shopOrigin: string;
+/** The query strings the shop's /return was asked with (by any window, frames included). */
+const returns: string[] = [];
 
 /** The merchant's page on an origin of its own: the one script tag and the element (merchant guide). */
 function shopPage(checkoutUrl: string, token: string): string {
@@ -57,6 +59,7 @@ test.beforeAll(async () => {
     } else if (url.pathname === '/shop.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(SHOP_JS);
     } else if (url.pathname === '/return') {
+      returns.push(url.search);
       res
         .writeHead(200, { 'content-type': 'text/html' })
         .end('<!doctype html><html lang="en"><title>Spec shop</title><h1>Back at the shop</h1></html>');
@@ -200,7 +203,11 @@ test('the embedded widget: one script tag on the shop’s own origin, paid insid
   expect(await page.locator('#result').textContent()).toBe(
     `paid 9.50 transaction ${approved[0]!.TransactionID}`,
   );
+  // Neither the page nor the frame went to the ReturnUrl.
   expect(page.url()).toBe(`${shopOrigin}/checkout?token=${token}`);
+  const frameUrls = page.frames().map((f) => new URL(f.url()));
+  expect(frameUrls.map((u) => `${u.origin}${u.pathname}`)).toContain(`${pair.checkoutUrl}/pay/${token}`);
+  expect(returns.filter((q) => q.includes(token))).toEqual([]);
   expect(errors).toEqual([]);
 });
 
@@ -248,6 +255,7 @@ test('a session with a ReturnUrl: paid on the hosted page, the shopper lands on 
   await payByCard(page);
   await expect(page).toHaveURL(new RegExp(`^${shopOrigin}/return\\?cart=7&`));
   await expect(page.getByRole('heading', { name: 'Back at the shop' })).toBeVisible();
+  expect(returns.filter((q) => q.includes(token))).toHaveLength(1);
   const { all, approved } = await charges(token);
   expect(all).toHaveLength(1);
   expect(approved).toHaveLength(1);

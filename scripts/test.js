@@ -28,6 +28,16 @@ function readJson(file) {
   }
 }
 
+// The names of the failed tests, or none when a report has another shape than expected (the counts
+// still say how many).
+function namesOr(names) {
+  try {
+    return names();
+  } catch {
+    return [];
+  }
+}
+
 // The titles of the tests that failed or were flaky, from Playwright's JSON report (suites nest).
 function playwrightFailures(report) {
   const out = [];
@@ -89,16 +99,18 @@ const steps = [
           passed: r.numPassedTests,
           failed: r.numFailedTests,
           skipped: r.numPendingTests + r.numTodoTests,
-          failures: (r.testResults ?? []).flatMap((file) => {
-            const where = path.relative(root, file.name);
-            const tests = (file.assertionResults ?? [])
-              .filter((t) => t.status === 'failed')
-              .map((t) => `${where} › ${t.fullName}`);
-            // A file that failed to load (or in a hook) has no failed test of its own to name.
-            return tests.length || file.status !== 'failed'
-              ? tests
-              : [`${where} › ${file.message || 'failed'}`];
-          }),
+          failures: namesOr(() =>
+            (r.testResults ?? []).flatMap((file) => {
+              const where = path.relative(root, file.name);
+              const tests = (file.assertionResults ?? [])
+                .filter((t) => t.status === 'failed')
+                .map((t) => `${where} › ${t.fullName}`);
+              // A file that failed to load (or in a hook) has no failed test of its own to name.
+              return tests.length || file.status !== 'failed'
+                ? tests
+                : [`${where} › ${file.message || 'failed'}`];
+            }),
+          ),
         }
       );
     },
@@ -119,7 +131,7 @@ const steps = [
           passed: r.stats.expected,
           failed: r.stats.unexpected + r.stats.flaky,
           skipped: r.stats.skipped,
-          failures: playwrightFailures(r),
+          failures: namesOr(() => playwrightFailures(r)),
         }
       );
     },

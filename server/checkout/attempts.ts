@@ -102,19 +102,20 @@ export const UNDECIDED_MAX_WAIT_MS = 10 * 60_000;
  * An attempt the service could not decide (in progress, with no time it settles by): the runs over
  * every stale attempt ask again after 5 s, 10 s, 20 s, … at most every 10 minutes, so attempts that
  * stay undecided neither fill the batch nor press on the service. A shopper's own question (one
- * session's recovery) still asks at once. Answers when it is due again.
+ * session's recovery) still asks at once, without moving the wait. Answers when it is due again, or
+ * null when it was not due (asked for its shopper, or by another instance in the same run).
  */
-export async function deferUndecided(q: Queryable, attemptId: string, now: Date): Promise<Date> {
+export async function deferUndecided(q: Queryable, attemptId: string, now: Date): Promise<Date | null> {
   const { rows } = await q.query<{ next_check_at: Date }>(
     `update checkout_attempts
         set next_check_at = $2::timestamptz
               + least($3 * power(2, least(undecided_checks, 20)), $4) * interval '1 millisecond',
             undecided_checks = undecided_checks + 1
-      where id = $1 and state = 'started'
+      where id = $1 and state = 'started' and (next_check_at is null or next_check_at <= $2)
       returning next_check_at`,
     [attemptId, now, UNDECIDED_FIRST_WAIT_MS, UNDECIDED_MAX_WAIT_MS],
   );
-  return rows[0]?.next_check_at ?? now;
+  return rows[0]?.next_check_at ?? null;
 }
 
 export async function paymentOfSession(q: Queryable, sessionToken: string): Promise<Payment | null> {

@@ -118,7 +118,9 @@ export function createCheckout(options: CheckoutOptions): Checkout {
               predecessorsOf: predecessors.predecessorsOf,
               olderThanMs: deps.callLimitMs,
             });
-            // Those the gateway has not decided yet (unknown) are asked about again next run.
+            // Those the gateway has not decided yet (unknown) are asked about again next run; one
+            // with no time it settles by waits for its turn (attempts.ts deferUndecided), and is
+            // then asked by the run over every stale attempt.
             predecessorsLeft = tally.unknown > 0;
           }
           await checkout.recoverAttempts(olderThanMs === undefined ? {} : { olderThanMs });

@@ -24,7 +24,7 @@
  *     cannot decide, server/checkout/README.md "Spec mode"): the attempt stays `started`, and the
  *     runs over every stale attempt ask again after 5 s, 10 s, 20 s, … at most every 10 minutes
  *     (attempts.ts `deferUndecided`); one session's recovery, before its shopper's new attempt,
- *     asks at once.
+ *     asks at once. A predecessor's attempt found undecided is left to those runs too.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { deferUndecided, finishAttempt, markRecovered, staleAttempts } from './attempts.ts';
@@ -102,7 +102,10 @@ export async function recoverAttempt(
       // No time it settles by: a service that speaks only the spec whose history cannot decide yet
       // (spec-lookup.ts). Asked again later, less often each time (attempts.ts deferUndecided).
       const nextCheckAt = await deferUndecided(deps.db, attempt.id, now);
-      deps.log.info({ attemptId: attempt.id, nextCheckAt }, 'attempt recovery: undecided; asked again later');
+      deps.log.info(
+        { attemptId: attempt.id, ...(nextCheckAt ? { nextCheckAt } : {}) },
+        'attempt recovery: undecided; asked again later',
+      );
       return { resolution: 'unknown', settlesBy: null };
     }
     deps.log.info({ attemptId: attempt.id }, 'attempt recovery: the gateway still holds a payment claim');

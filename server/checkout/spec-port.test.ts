@@ -312,10 +312,16 @@ describe.each(databaseTargets())('spec mode: a lost answer ($name)', (target) =>
       { undecided_checks: 2, next_check_at: new Date(clock.now().getTime() + 10_000) },
     ]);
 
-    // The shopper's own try asks at once; still undecided, so nothing is sent and nothing charged.
+    // The shopper's own try asks at once, without moving the wait; still undecided, so nothing is
+    // sent and nothing charged.
+    w.soapCalls.length = 0;
     const again = await pay(w.app, undecided, cardBody(), { key: newKey() });
     expect(again.statusCode).toBeGreaterThanOrEqual(400);
-    expect((await rechecks(undecided))[0]!.undecided_checks).toBe(3);
+    expect(w.soapCalls).toContain('GetHostedPaymentDetails');
+    expect(w.soapCalls).not.toContain('ProcessTransaction');
+    expect(await rechecks(undecided)).toEqual([
+      { undecided_checks: 2, next_check_at: new Date(clock.now().getTime() + 10_000) },
+    ]);
     expect(await approvedTransactions(w.db, undecided)).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -91,7 +92,14 @@ function pgliteTemplate(migrated: boolean): Promise<string | null> {
     made = (async () => {
       const runDir = process.env.PAYFRAME_TEST_TMP;
       if (!runDir) return null;
-      const dir = path.join(runDir, `pglite-template-${migrated ? 'migrated' : 'empty'}`);
+      // Named by the migrations too: a watch-mode run that meets a new one makes a new template.
+      const migrations = fileURLToPath(new URL('../db/migrations/', import.meta.url));
+      const hash = crypto.createHash('sha256');
+      for (const name of fs.readdirSync(migrations).sort()) {
+        hash.update(name).update(fs.readFileSync(path.join(migrations, name)));
+      }
+      const version = hash.digest('hex').slice(0, 12);
+      const dir = path.join(runDir, `pglite-template-${migrated ? `migrated-${version}` : 'empty'}`);
       if (fs.existsSync(dir)) return dir;
       const building = fs.mkdtempSync(path.join(runDir, 'pglite-template-building-'));
       const db = await openPglite(building);
