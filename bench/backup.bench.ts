@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runPayframe } from '../server/cli/testing/run-payframe.ts';
-import { readDemoMerchant, startPayframe } from '../server/crash/servers.ts';
+import { runPayframe } from '../test/kit/cli/run-payframe.ts';
+import { readDemoMerchant, startPayframe } from '../test/system/crash/servers.ts';
 import { createSession, payByCard } from './lib/checkout-client.ts';
 
 const { values } = parseArgs({ options: { pays: { type: 'string', default: '1000' } } });

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
-import { freePort } from '../server/testing/net.ts';
+import { freePort } from '../test/kit/net.ts';
 import { recordSection } from './lib/readme.ts';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));

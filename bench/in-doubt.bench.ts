@@ -22,7 +22,7 @@ import { loadConfig } from '../server/config.ts';
 import type { Database, Queryable } from '../server/db/database.ts';
 import { createLogger } from '../server/logger.ts';
 import { startServer } from '../server/server.ts';
-import { freePort } from '../server/testing/net.ts';
+import { freePort } from '../test/kit/net.ts';
 
 const count = Number(/--count=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 5);
 const LIMIT_MS = 240_000;

@@ -17,14 +17,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createSession, payRequest, randomIp } from '../server/crash/harness.ts';
+import { createSession, payRequest, randomIp } from '../test/system/crash/harness.ts';
 import {
   type Merchant,
   randomKey,
   readDemoMerchant,
   type ServerProcess,
   startPayframe,
-} from '../server/crash/servers.ts';
+} from '../test/system/crash/servers.ts';
 
 const CONNECTIONS = 16;
 const DURATION_S = 8;

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readDemoMerchant } from '../server/crash/servers.ts';
+import { readDemoMerchant } from '../test/system/crash/servers.ts';
 import { type BenchMerchant, createSession, payByCard } from './lib/checkout-client.ts';
 import { cpuSeconds, freshDatabase } from './lib/payframe-servers.ts';
 import { startPayframeServe, startReference } from './lib/reference-servers.ts';

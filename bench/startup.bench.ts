@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from '../scripts/build-server.ts';
-import { freePort } from '../server/testing/net.ts';
+import { freePort } from '../test/kit/net.ts';
 import { markdownTable, recordSection } from './lib/readme.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -49,46 +49,47 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize(size);
 }
 
-test('every screen passes axe, fits 320 px, light and dark (form, errors, code, 3-D Secure, receipt)', async ({
-  page,
-  request,
-}) => {
-  // Every screen in two colour schemes, each scanned by axe: near 30 s on a busy machine.
-  test.slow();
-  // Five screens × (4 screenshots + 2 axe runs): over 30 s on a busy 2-core machine (it timed out
-  // there at 6346f62 too, before issue 14's changes).
-  test.setTimeout(90_000);
-  const s = await createSession(request);
-  await page.goto(`/pay/${s.token}`);
-  await expect(page.getByLabel('Card number')).toBeVisible();
-  await shoot(page, 'form');
+test(
+  'every screen passes axe, fits 320 px, light and dark (form, errors, code, 3-D Secure, receipt)',
+  { tag: '@system' },
+  async ({ page, request }) => {
+    // Every screen in two colour schemes, each scanned by axe: near 30 s on a busy machine.
+    test.slow();
+    // Five screens × (4 screenshots + 2 axe runs): over 30 s on a busy 2-core machine (it timed out
+    // there at 6346f62 too, before issue 14's changes).
+    test.setTimeout(90_000);
+    const s = await createSession(request);
+    await page.goto(`/pay/${s.token}`);
+    await expect(page.getByLabel('Card number')).toBeVisible();
+    await shoot(page, 'form');
 
-  await page.getByRole('button', { name: /^Pay/ }).click();
-  await expect(page.getByRole('alert')).toContainText('Please correct 3 fields.');
-  await shoot(page, 'errors');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await expect(page.getByRole('alert')).toContainText('Please correct 3 fields.');
+    await shoot(page, 'errors');
 
-  await page.getByRole('radio', { name: 'Bank account' }).check();
-  await expect(page.getByLabel('Routing number')).toBeVisible();
-  await shoot(page, 'ach');
-  await page.getByRole('radio', { name: 'Card' }).check();
+    await page.getByRole('radio', { name: 'Bank account' }).check();
+    await expect(page.getByLabel('Routing number')).toBeVisible();
+    await shoot(page, 'ach');
+    await page.getByRole('radio', { name: 'Card' }).check();
 
-  await page.getByRole('button', { name: 'Use a saved card' }).click();
-  await expect(page.getByLabel('Verification code')).toBeVisible();
-  await shoot(page, 'code');
-  await page.getByRole('button', { name: 'Use another card' }).click();
+    await page.getByRole('button', { name: 'Use a saved card' }).click();
+    await expect(page.getByLabel('Verification code')).toBeVisible();
+    await shoot(page, 'code');
+    await page.getByRole('button', { name: 'Use another card' }).click();
 
-  await page.getByLabel('Card number').fill('4000000000003220');
-  await page.getByLabel('Expiration date').fill(futureExpiry());
-  await page.getByLabel('Security code').fill('123');
-  await page.getByRole('button', { name: /^Pay/ }).click();
-  const bank = page.frameLocator('iframe[title="Bank verification"]');
-  await expect(bank.getByRole('button', { name: 'Authenticate' })).toBeVisible();
-  await shoot(page, '3ds');
-  await bank.getByRole('button', { name: 'Authenticate' }).click();
+    await page.getByLabel('Card number').fill('4000000000003220');
+    await page.getByLabel('Expiration date').fill(futureExpiry());
+    await page.getByLabel('Security code').fill('123');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    const bank = page.frameLocator('iframe[title="Bank verification"]');
+    await expect(bank.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+    await shoot(page, '3ds');
+    await bank.getByRole('button', { name: 'Authenticate' }).click();
 
-  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 10_000 });
-  await shoot(page, 'receipt');
-});
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 10_000 });
+    await shoot(page, 'receipt');
+  },
+);
 
 test('the whole card flow with the keyboard only', async ({ page, request }) => {
   const s = await createSession(request);
@@ -135,7 +136,7 @@ test('the whole card flow with the keyboard only', async ({ page, request }) => 
   expect((await merchantView(request, s.token)).status).toBe('paid');
 });
 
-test('Spanish: from the session locale, or ?locale=es', async ({ page, request }) => {
+test('Spanish: from the session locale, or ?locale=es', { tag: '@system' }, async ({ page, request }) => {
   const s = await createSession(request, { locale: 'es' });
   await page.goto(`/pay/${s.token}`);
   await expect(page.getByLabel('Número de tarjeta')).toBeVisible();

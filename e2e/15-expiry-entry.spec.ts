@@ -34,19 +34,23 @@ const WAYS: Array<[string, string, (page: Page) => Promise<void>]> = [
 ];
 
 for (const [name, shown, enter] of WAYS) {
-  test(`expiry ${name} is read as December 2030 and pays`, async ({ page, request }) => {
-    const s = await open(page, request);
-    const exp = page.getByLabel('Expiration date');
-    await exp.focus();
-    await enter(page);
-    await expect(exp).toHaveValue(shown);
-    await exp.blur();
-    await expect(exp).toHaveAttribute('aria-invalid', 'false');
-    await expect(page.locator('#cc-exp-error')).toHaveText('');
-    await page.getByRole('button', { name: /^Pay/ }).click();
-    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
-    expect((await merchantView(request, s.token)).status).toBe('paid');
-  });
+  test(
+    `expiry ${name} is read as December 2030 and pays`,
+    { tag: name === WAYS[0]![0] ? [] : ['@system'] },
+    async ({ page, request }) => {
+      const s = await open(page, request);
+      const exp = page.getByLabel('Expiration date');
+      await exp.focus();
+      await enter(page);
+      await expect(exp).toHaveValue(shown);
+      await exp.blur();
+      await expect(exp).toHaveAttribute('aria-invalid', 'false');
+      await expect(page.locator('#cc-exp-error')).toHaveText('');
+      await page.getByRole('button', { name: /^Pay/ }).click();
+      await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+      expect((await merchantView(request, s.token)).status).toBe('paid');
+    },
+  );
 }
 
 test('a past date typed in MM/YYYY is still refused as expired', async ({ page, request }) => {

@@ -61,67 +61,72 @@ test('modal: "Cancel payment", confirmed, ends the session and says so', async (
   expect((await merchantView(request, s.token)).status).toBe('canceled');
 });
 
-test('modal: its words follow the form’s language (a Spanish session)', async ({ page, request }) => {
-  const s = await createSession(request, { locale: 'es' });
-  await page.goto(`${DEMO}/`); // the store's page is in English
-  await page.waitForFunction(() => 'Payframe' in window);
-  await openModal(page, s.token);
-  const dialog = page.getByRole('dialog', { name: 'Pago seguro' });
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('button', { name: 'Cerrar' })).toBeVisible();
-  await expect(dialog.locator('iframe')).toHaveAttribute('title', 'Formulario de pago seguro');
-  await expect(dialog.getByRole('button')).toHaveCount(1);
-  await page.keyboard.press('Escape');
-  expect(await cancels(page)).toEqual([{ reason: 'closed', sessionOpen: true }]);
-});
+test(
+  'modal: its words follow the form’s language (a Spanish session)',
+  { tag: '@system' },
+  async ({ page, request }) => {
+    const s = await createSession(request, { locale: 'es' });
+    await page.goto(`${DEMO}/`); // the store's page is in English
+    await page.waitForFunction(() => 'Payframe' in window);
+    await openModal(page, s.token);
+    const dialog = page.getByRole('dialog', { name: 'Pago seguro' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Cerrar' })).toBeVisible();
+    await expect(dialog.locator('iframe')).toHaveAttribute('title', 'Formulario de pago seguro');
+    await expect(dialog.getByRole('button')).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    expect(await cancels(page)).toEqual([{ reason: 'closed', sessionOpen: true }]);
+  },
+);
 
 test.describe('hosted page', () => {
   for (const width of [320, 1024]) {
-    test(`back link to the store before paying and on the canceled screen, keyboard only (${width} px)`, async ({
-      page,
-      request,
-    }) => {
-      await page.setViewportSize({ width, height: 800 });
-      const cancelUrl = `${DEMO_URL}/cart?from=payframe`;
-      const s = await createSession(request, { cancelUrl });
-      await page.goto(`/pay/${s.token}`);
-      const back = page.getByRole('link', { name: 'Back to Payframe Demo Store', exact: true });
-      await expect(back).toHaveAttribute('href', cancelUrl);
-      await expect(back).toHaveText('← Back to Payframe Demo Store'); // the arrow is not read out
-      // Before anything else: the first stop of the keyboard.
-      await page.keyboard.press('Tab');
-      await expect(back).toBeFocused();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-
-      // Keyboard only to "Cancel payment", confirmed.
-      const cancel = page.getByRole('button', { name: 'Cancel payment' });
-      for (let i = 0; i < 30 && !(await cancel.evaluate((el) => el === document.activeElement)); i++)
+    test(
+      `back link to the store before paying and on the canceled screen, keyboard only (${width} px)`,
+      { tag: width === 320 ? [] : ['@system'] },
+      async ({ page, request }) => {
+        await page.setViewportSize({ width, height: 800 });
+        const cancelUrl = `${DEMO_URL}/cart?from=payframe`;
+        const s = await createSession(request, { cancelUrl });
+        await page.goto(`/pay/${s.token}`);
+        const back = page.getByRole('link', { name: 'Back to Payframe Demo Store', exact: true });
+        await expect(back).toHaveAttribute('href', cancelUrl);
+        await expect(back).toHaveText('← Back to Payframe Demo Store'); // the arrow is not read out
+        // Before anything else: the first stop of the keyboard.
         await page.keyboard.press('Tab');
-      await expect(cancel).toBeFocused();
-      await page.keyboard.press('Enter');
-      await expect(page.getByRole('button', { name: 'No, continue paying' })).toBeFocused();
-      await page.keyboard.press('Shift+Tab');
-      await expect(page.getByRole('button', { name: 'Yes, cancel the payment' })).toBeFocused();
-      await page.keyboard.press('Enter');
+        await expect(back).toBeFocused();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
-      await expect(page.getByRole('heading', { name: 'Payment canceled' })).toBeVisible();
-      expect((await merchantView(request, s.token)).status).toBe('canceled');
-      const again = page.getByTestId('back-to-store');
-      await expect(again).toHaveText('← Back to Payframe Demo Store');
-      await expect(again).toHaveAttribute('href', cancelUrl);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      expect(await axe(page)).toEqual([]);
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await screenshot(page, `canceled-${scheme}-${width}`);
-      }
-      // Going back does not cancel: a second session, left by its back link, is still open.
-      const other = await createSession(request, { cancelUrl });
-      await page.goto(`/pay/${other.token}`);
-      await page.getByRole('link', { name: 'Back to Payframe Demo Store', exact: true }).click();
-      await page.waitForURL(cancelUrl);
-      expect((await merchantView(request, other.token)).status).toBe('open');
-    });
+        // Keyboard only to "Cancel payment", confirmed.
+        const cancel = page.getByRole('button', { name: 'Cancel payment' });
+        for (let i = 0; i < 30 && !(await cancel.evaluate((el) => el === document.activeElement)); i++)
+          await page.keyboard.press('Tab');
+        await expect(cancel).toBeFocused();
+        await page.keyboard.press('Enter');
+        await expect(page.getByRole('button', { name: 'No, continue paying' })).toBeFocused();
+        await page.keyboard.press('Shift+Tab');
+        await expect(page.getByRole('button', { name: 'Yes, cancel the payment' })).toBeFocused();
+        await page.keyboard.press('Enter');
+
+        await expect(page.getByRole('heading', { name: 'Payment canceled' })).toBeVisible();
+        expect((await merchantView(request, s.token)).status).toBe('canceled');
+        const again = page.getByTestId('back-to-store');
+        await expect(again).toHaveText('← Back to Payframe Demo Store');
+        await expect(again).toHaveAttribute('href', cancelUrl);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(await axe(page)).toEqual([]);
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await screenshot(page, `canceled-${scheme}-${width}`);
+        }
+        // Going back does not cancel: a second session, left by its back link, is still open.
+        const other = await createSession(request, { cancelUrl });
+        await page.goto(`/pay/${other.token}`);
+        await page.getByRole('link', { name: 'Back to Payframe Demo Store', exact: true }).click();
+        await page.waitForURL(cancelUrl);
+        expect((await merchantView(request, other.token)).status).toBe('open');
+      },
+    );
   }
 
   test('without a cancelUrl the link leads to the store’s home (the returnUrl’s origin)', async ({

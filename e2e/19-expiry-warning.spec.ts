@@ -32,7 +32,7 @@ test('a polite warning two minutes before the end, while the typed card is still
   expect(violations.map((v) => v.id)).toEqual([]);
 });
 
-test('in Spanish too', async ({ page, request }) => {
+test('in Spanish too', { tag: '@system' }, async ({ page, request }) => {
   await page.clock.install();
   const s = await createSession(request, { locale: 'es' });
   const left = Date.parse(s.expiresAt) - Date.now();

@@ -43,7 +43,7 @@ for (const scheme of ['light', 'dark'] as const) {
     ['wide', { width: 1280, height: 900 }],
     ['narrow', { width: 375, height: 740 }],
   ] as const) {
-    test(`screenshots: embed and modal, ${scheme}, ${size}`, async ({ page }) => {
+    test(`screenshots: embed and modal, ${scheme}, ${size}`, { tag: '@system' }, async ({ page }) => {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       await page.goto(`${DEMO}/`);

@@ -47,21 +47,23 @@ async function addHost(page: Page, id: string, attributes: Record<string, string
   );
 }
 
-test('an unknown token: the frame is refused, and after 15 s loaderror no_response says what to check', async ({
-  page,
-}) => {
-  test.setTimeout(60_000);
-  const { warnings, seen } = await watch(page);
-  const unknown = `cs_${'A'.repeat(43)}`;
-  await addHost(page, 'unknown', { 'data-payframe-session': unknown });
-  await expect(page.locator('#unknown iframe')).toHaveCount(1);
-  await page.waitForTimeout(13_000);
-  expect(await seen()).toEqual([]); // not before the timeout
-  await expect
-    .poll(seen, { timeout: 10_000 })
-    .toEqual([{ name: 'loaderror', id: 'unknown', detail: { reason: 'no_response' } }]);
-  expect(warnings).toContain(`Payframe: no answer: register ${DEMO}, check the token, the network`);
-});
+test(
+  'an unknown token: the frame is refused, and after 15 s loaderror no_response says what to check',
+  { tag: '@system' },
+  async ({ page }) => {
+    test.setTimeout(60_000);
+    const { warnings, seen } = await watch(page);
+    const unknown = `cs_${'A'.repeat(43)}`;
+    await addHost(page, 'unknown', { 'data-payframe-session': unknown });
+    await expect(page.locator('#unknown iframe')).toHaveCount(1);
+    await page.waitForTimeout(13_000);
+    expect(await seen()).toEqual([]); // not before the timeout
+    await expect
+      .poll(seen, { timeout: 10_000 })
+      .toEqual([{ name: 'loaderror', id: 'unknown', detail: { reason: 'no_response' } }]);
+    expect(warnings).toContain(`Payframe: no answer: register ${DEMO}, check the token, the network`);
+  },
+);
 
 test('an invalid theme attribute is reported (loaderror invalid_theme) and the form loads in the default look', async ({
   page,

@@ -50,7 +50,7 @@ test('320 px: closed until the shopper opens it, keyboard only; axe clean', asyn
   }
 });
 
-test('in Spanish', async ({ page, request }) => {
+test('in Spanish', { tag: '@system' }, async ({ page, request }) => {
   const s = await createSession(request, { lineItems: ITEMS, locale: 'es' });
   await page.goto(`/pay/${s.token}`);
   await expect(page.getByTestId('purchase').locator('summary')).toHaveText(

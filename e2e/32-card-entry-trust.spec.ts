@@ -52,7 +52,7 @@ test('brand marks before and while typing; spinner while paying; secured line (3
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
 });
 
-test('in Spanish', async ({ page, request }) => {
+test('in Spanish', { tag: '@system' }, async ({ page, request }) => {
   const s = await createSession(request, { locale: 'es' });
   await page.goto(`/pay/${s.token}`);
   await expect(page.getByTestId('secured')).toHaveText('Protegido por Payframe');

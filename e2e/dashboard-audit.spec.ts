@@ -89,7 +89,7 @@ test('after a refund the audit log shows it with the user; filtered by action; e
   expect(csv).toContain(`,${user},operation.ProcessTransaction,Success,`);
 });
 
-test('the audit log in Spanish, accessible', async ({ page }) => {
+test('the audit log in Spanish, accessible', { tag: '@system' }, async ({ page }) => {
   await page.goto(dashboard('/audit-log'));
   await page.getByLabel('Language').selectOption('es');
   await expect(page.getByRole('heading', { name: 'Registro de auditoría', level: 1 })).toBeVisible();

@@ -453,7 +453,7 @@ test('a payment link: made, paid by a shopper on the hosted page, shown paid; an
 test.describe('in Spanish', () => {
   test.use({ locale: 'es-ES' });
 
-  test("the payments and a payment's page in Spanish", async ({ page }) => {
+  test("the payments and a payment's page in Spanish", { tag: '@system' }, async ({ page }) => {
     const s = await sale(page, '11.00');
     await page.goto(dashboard('/payments'));
     await expect(page.getByRole('heading', { name: 'Pagos', level: 1 })).toBeVisible();

@@ -233,42 +233,44 @@ test('the forgotten password: from the sign-in page, Username and E-mail, one an
 test.describe('in Spanish', () => {
   test.use({ locale: 'es-ES' });
 
-  test('a Spanish browser gets the pages in Spanish, and the selector switches to English and stays', async ({
-    page,
-  }) => {
-    const user = server.users.spanish!;
-    await page.goto(`${server.base}/dashboard`);
-    await expect(page.getByRole('heading', { name: 'Iniciar sesión', level: 1 })).toBeVisible();
-    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-    await page.getByLabel('Nombre de usuario').fill(user.username);
-    await page.getByLabel('Contraseña').fill(user.password);
-    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await expect(
-      page.getByRole('heading', { name: 'Configurar la verificación en dos pasos' }),
-    ).toBeVisible();
-    await expect(page.getByText('Clave de configuración', { exact: true })).toBeVisible();
-    await expectAccessible(page);
-    const setupKey = (await page.getByTestId('setup-key').textContent())!.trim();
-    await page.getByLabel('Código de autenticación').fill(codeFor(server, setupKey));
-    await page.getByRole('button', { name: 'Verificar' }).click();
-    await expect(page.getByRole('heading', { name: 'Guarde sus códigos de recuperación' })).toBeVisible();
-    await page.getByRole('button', { name: 'Continuar al panel' }).click();
-    await expect(page.getByRole('heading', { name: 'Resumen', level: 1 })).toBeVisible();
-    const nav = page.getByRole('navigation', { name: 'Panel' });
-    for (const name of ['Resumen', 'Pagos', 'Enlaces de pago', 'Liquidación']) {
-      await expect(nav.getByRole('link', { name })).toBeVisible();
-    }
-    await expectAccessible(page);
-    await expectNoSidewaysScroll(page);
+  test(
+    'a Spanish browser gets the pages in Spanish, and the selector switches to English and stays',
+    { tag: '@system' },
+    async ({ page }) => {
+      const user = server.users.spanish!;
+      await page.goto(`${server.base}/dashboard`);
+      await expect(page.getByRole('heading', { name: 'Iniciar sesión', level: 1 })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+      await page.getByLabel('Nombre de usuario').fill(user.username);
+      await page.getByLabel('Contraseña').fill(user.password);
+      await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+      await expect(
+        page.getByRole('heading', { name: 'Configurar la verificación en dos pasos' }),
+      ).toBeVisible();
+      await expect(page.getByText('Clave de configuración', { exact: true })).toBeVisible();
+      await expectAccessible(page);
+      const setupKey = (await page.getByTestId('setup-key').textContent())!.trim();
+      await page.getByLabel('Código de autenticación').fill(codeFor(server, setupKey));
+      await page.getByRole('button', { name: 'Verificar' }).click();
+      await expect(page.getByRole('heading', { name: 'Guarde sus códigos de recuperación' })).toBeVisible();
+      await page.getByRole('button', { name: 'Continuar al panel' }).click();
+      await expect(page.getByRole('heading', { name: 'Resumen', level: 1 })).toBeVisible();
+      const nav = page.getByRole('navigation', { name: 'Panel' });
+      for (const name of ['Resumen', 'Pagos', 'Enlaces de pago', 'Liquidación']) {
+        await expect(nav.getByRole('link', { name })).toBeVisible();
+      }
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
 
-    await page.getByLabel('Idioma').selectOption('en');
-    await expect(
-      page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments' }),
-    ).toBeVisible();
-    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-    await page.reload();
-    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
-  });
+      await page.getByLabel('Idioma').selectOption('en');
+      await expect(
+        page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments' }),
+      ).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+    },
+  );
 });
 
 test('Export CSV after the session ended returns to the sign-in instead of downloading an error', async ({

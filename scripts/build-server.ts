@@ -2,7 +2,7 @@
  * Compiles Payframe's server to JavaScript: `npm run build` runs it after the widget builds.
  *
  *   node --import tsx scripts/build-server.ts            → dist/server
- *   node --import tsx scripts/build-server.ts --out=DIR  → DIR (scripts/compiled-server.test.ts)
+ *   node --import tsx scripts/build-server.ts --out=DIR  → DIR (test/system/compiled-server.test.ts)
  *
  * esbuild bundles server/cli/entry.ts and everything it imports from server/ and shared/ into one
  * ES module, dist/server/payframe.js, with a source map beside it (`npm start` runs it with

@@ -3,7 +3,7 @@
  * graph (static imports, re-exports, `import("…")`, `require("…")`), followed through the bundle's
  * relative imports, classified as a Node built-in or a package. `npm ci --omit=dev` installs the
  * packages of `dependencies` and what they need; anything else the graph names is missing there
- * (scripts/compiled-server.test.ts).
+ * (test/system/compiled-server.test.ts).
  */
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';

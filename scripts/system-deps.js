@@ -1,8 +1,8 @@
 // System packages the tests need that npm cannot provide: Debian's Chromium for the browser tests
-// (Playwright's own browser download is not available here), python3-zeep, a third-party SOAP
-// client for the conformance tests, nginx, to run the reverse-proxy configuration, and a CJK font
-// for the Japanese and Chinese screenshots. Installed with apt when missing and running as root;
-// otherwise the error says exactly what to run.
+// (Playwright's own browser download is not available here); for the system tier also python3-zeep,
+// a third-party SOAP client for the conformance tests, nginx, to run the reverse-proxy
+// configuration, and a CJK font for the Japanese and Chinese screenshots. Installed with apt when
+// missing and running as root; otherwise the error says exactly what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -10,16 +10,19 @@ export const SYSTEM_DEPS = [
   {
     name: 'Chromium',
     aptPackage: 'chromium',
+    tiers: ['test', 'system'],
     present: () => fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
   },
   {
     name: 'python3-zeep',
+    tiers: ['system'],
     aptPackage: 'python3-zeep',
     present: () => spawnSync('/usr/bin/python3', ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
   },
   {
-    // deploy/nginx/payframe.conf is run for real in front of Payframe (server/http/nginx.test.ts).
+    // deploy/nginx/payframe.conf is run for real in front of Payframe (test/system/nginx.test.ts).
     name: 'nginx',
+    tiers: ['system'],
     aptPackage: 'nginx-light',
     present: () => fs.existsSync('/usr/sbin/nginx'),
   },
@@ -27,13 +30,16 @@ export const SYSTEM_DEPS = [
     // Japanese and Chinese glyphs for the e2e screenshots of the hosted page in those languages
     // (e2e/37-languages.spec.ts): without a CJK font Chromium draws empty boxes.
     name: 'a CJK font',
+    tiers: ['system'],
     aptPackage: 'fonts-droid-fallback',
     present: () => fs.existsSync('/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'),
   },
 ];
 
-export function ensureSystemDeps(log = (line) => process.stdout.write(`${line}\n`)) {
-  const missing = SYSTEM_DEPS.filter((d) => !d.present());
+/** Installs what `tier` ('test': `npm test`; 'system': `npm run test:system`) needs and is missing. */
+export function ensureSystemDeps(tier, log = (line) => process.stdout.write(`${line}\n`)) {
+  const needed = SYSTEM_DEPS.filter((d) => d.tiers.includes(tier));
+  const missing = needed.filter((d) => !d.present());
   if (missing.length === 0) return;
   const packages = missing.map((d) => d.aptPackage);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -52,7 +58,7 @@ export function ensureSystemDeps(log = (line) => process.stdout.write(`${line}\n
     stdio: 'inherit',
     env,
   });
-  const still = SYSTEM_DEPS.filter((d) => !d.present());
+  const still = needed.filter((d) => !d.present());
   if (still.length)
     throw new Error(`apt-get ran, but these are still missing: ${still.map((d) => d.name).join(', ')}`);
 }

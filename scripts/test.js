@@ -1,7 +1,14 @@
-// `npm test`: every check the project has, in one command — typecheck, lint, unit and storage tests
-// (PGlite always; PostgreSQL too when TEST_DATABASE_URL is set), and browser tests against the real
-// server. Every part runs even when an earlier one fails; the summary says how long each took, and
-// the last line counts the tests that passed and failed.
+// The two test tiers, each one command with a timed summary whose last line counts the tests that
+// passed, failed and were skipped. Every part runs even when an earlier one fails.
+//
+//   node scripts/test.js            `npm test`: typecheck, lint, unit and storage tests (PGlite always;
+//                                   PostgreSQL too when TEST_DATABASE_URL is set), route and SOAP tests
+//                                   through the app in process, and the browser tests of each flow's
+//                                   main path (vitest.config.ts; Playwright without @system).
+//   node scripts/test.js --system   `npm run test:system`: real processes and long runs — crash and
+//                                   fault suites, the CLI against running servers, the compiled server,
+//                                   nginx, third-party SOAP stacks (test/system/vitest.config.ts) and the
+//                                   browser's language and viewport matrix (Playwright's @system tests).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,12 +19,46 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-test-report-'));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-function run(command, args, env = {}) {
+const system = process.argv.includes('--system');
+const tier = system ? 'system' : 'test';
+
+/**
+ * Runs a command to its end. `quiet`: its output is held and written when it ends, so that the
+ * checks run side by side (typecheck, lint) do not interleave theirs.
+ */
+function run(command, args, env = {}, { quiet = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-    child.on('error', () => resolve(127));
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    });
+    const held = [];
+    if (quiet) {
+      child.stdout.on('data', (d) => held.push(d));
+      child.stderr.on('data', (d) => held.push(d));
+    }
+    const done = (code) => {
+      if (held.length)
+        process.stdout.write(`--- ${path.basename(command)} ${args.join(' ')}\n${Buffer.concat(held)}`);
+      resolve(code);
+    };
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on('error', () => done(127));
   });
+}
+
+/** Runs the commands two at a time (the machine this is sized for has two cores); 0 when all pass. */
+async function runAll(commands) {
+  const queue = [...commands];
+  let failed = 0;
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      failed ||= await run(next[0], next[1], {}, { quiet: true });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return failed;
 }
 
 function readJson(file) {
@@ -62,11 +103,61 @@ const vitestReport = path.join(reportDir, 'vitest.json');
 const playwrightReport = path.join(reportDir, 'playwright.json');
 const dbUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
 
+const vitestStep = (name, config) => ({
+  name,
+  counts: () => {
+    const r = readJson(vitestReport);
+    return (
+      r && {
+        passed: r.numPassedTests,
+        failed: r.numFailedTests,
+        skipped: r.numPendingTests + r.numTodoTests,
+        failures: namesOr(() =>
+          (r.testResults ?? []).flatMap((file) => {
+            const where = path.relative(root, file.name);
+            const tests = (file.assertionResults ?? [])
+              .filter((t) => t.status === 'failed')
+              .map((t) => `${where} › ${t.fullName}`);
+            // A file that failed to load (or in a hook) has no failed test of its own to name.
+            return tests.length || file.status !== 'failed'
+              ? tests
+              : [`${where} › ${file.message || 'failed'}`];
+          }),
+        ),
+      }
+    );
+  },
+  run: () =>
+    run(bin('vitest'), [
+      'run',
+      ...(config ? ['--config', config] : []),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${vitestReport}`,
+    ]),
+});
+
+const playwrightStep = (name, grep) => ({
+  name,
+  counts: () => {
+    const r = readJson(playwrightReport);
+    return (
+      r && {
+        passed: r.stats.expected,
+        failed: r.stats.unexpected + r.stats.flaky,
+        skipped: r.stats.skipped,
+        failures: namesOr(() => playwrightFailures(r)),
+      }
+    );
+  },
+  run: () => run(bin('playwright'), ['test', ...grep], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport }),
+});
+
 const steps = [
   {
     name: 'system packages',
     run: async () => {
-      ensureSystemDeps();
+      ensureSystemDeps(tier);
       return 0;
     },
   },
@@ -78,65 +169,29 @@ const steps = [
       (await run(bin('vite'), ['build', '-c', 'vite.loader.config.ts', '--logLevel', 'warn'])) ||
       run(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts']),
   },
-  {
-    name: 'typecheck',
-    run: async () => {
-      let failed = 0;
-      for (const p of ['shared', 'server', 'widget', 'e2e']) failed ||= await run(bin('tsc'), ['-p', p]);
-      return failed;
-    },
-  },
-  {
-    name: 'lint (eslint, prettier)',
-    run: async () => (await run(bin('eslint'), ['.'])) || run(bin('prettier'), ['--check', '.']),
-  },
-  {
-    name: `unit + storage (vitest; ${dbUrl ? 'PGlite + PostgreSQL' : 'PGlite'})`,
-    counts: () => {
-      const r = readJson(vitestReport);
-      return (
-        r && {
-          passed: r.numPassedTests,
-          failed: r.numFailedTests,
-          skipped: r.numPendingTests + r.numTodoTests,
-          failures: namesOr(() =>
-            (r.testResults ?? []).flatMap((file) => {
-              const where = path.relative(root, file.name);
-              const tests = (file.assertionResults ?? [])
-                .filter((t) => t.status === 'failed')
-                .map((t) => `${where} › ${t.fullName}`);
-              // A file that failed to load (or in a hook) has no failed test of its own to name.
-              return tests.length || file.status !== 'failed'
-                ? tests
-                : [`${where} › ${file.message || 'failed'}`];
-            }),
-          ),
-        }
-      );
-    },
-    run: () =>
-      run(bin('vitest'), [
-        'run',
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${vitestReport}`,
+  ...(system
+    ? [
+        vitestStep('system (vitest: processes, crashes, third-party stacks)', 'test/system/vitest.config.ts'),
+        playwrightStep('browser matrix (playwright @system, chromium)', ['--grep', '@system']),
+      ]
+    : [
+        {
+          // Side by side: each is one single-threaded process. Caches under node_modules/.cache make
+          // a second run on the same clone faster (a fresh clone has none).
+          name: 'typecheck and lint (tsc, eslint, prettier)',
+          run: () =>
+            runAll([
+              ...['server', 'widget', 'e2e', 'shared'].map((p) => [
+                bin('tsc'),
+                ['-p', p, '--incremental', '--tsBuildInfoFile', `node_modules/.cache/tsc/${p}.tsbuildinfo`],
+              ]),
+              [bin('eslint'), ['.', '--cache', '--cache-location', 'node_modules/.cache/eslint/']],
+              [bin('prettier'), ['--check', '.', '--cache', '--log-level', 'warn']],
+            ]),
+        },
+        vitestStep(`unit + storage (vitest; ${dbUrl ? 'PGlite + PostgreSQL' : 'PGlite'})`),
+        playwrightStep('browser main paths (playwright, chromium)', ['--grep-invert', '@system']),
       ]),
-  },
-  {
-    name: 'browser (playwright, chromium)',
-    counts: () => {
-      const r = readJson(playwrightReport);
-      return (
-        r && {
-          passed: r.stats.expected,
-          failed: r.stats.unexpected + r.stats.flaky,
-          skipped: r.stats.skipped,
-          failures: namesOr(() => playwrightFailures(r)),
-        }
-      );
-    },
-    run: () => run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport }),
-  },
 ];
 
 const results = [];
@@ -164,7 +219,7 @@ if (failures.length) {
   for (const name of failures.slice(0, 40)) process.stdout.write(`${name.slice(0, 300)}\n`);
   if (failures.length > 40) process.stdout.write(`… and ${failures.length - 40} more\n`);
 }
-process.stdout.write('\n=== summary ===\n');
+process.stdout.write(`\n=== summary: ${system ? 'npm run test:system' : 'npm test'} ===\n`);
 for (const { step, code, seconds } of results) {
   const c = step.counts?.();
   if (c) {

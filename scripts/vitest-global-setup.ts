@@ -1,6 +1,6 @@
 /**
  * One temporary directory per test run: test databases (~40 MB each), keys and scratch files go
- * under it (server/testing/databases.ts `tempDir`), and it is removed when the run ends, even when
+ * under it (test/kit/databases.ts `tempDir`), and it is removed when the run ends, even when
  * a worker process was killed rather than exited.
  */
 import fs from 'node:fs';

@@ -12,7 +12,7 @@ import { testDatabaseUrl } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openPostgres } from './db/postgres.ts';
 import { takeInstance } from './instance.ts';
-import { tempDir } from './testing/databases.ts';
+import { tempDir } from '../test/kit/databases.ts';
 
 const url = testDatabaseUrl();
 

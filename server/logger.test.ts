@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrubCardNumbers } from './logger.ts';
-import { buildTestApp, type TestApp } from './testing/app.ts';
-import { databaseTargets } from './testing/databases.ts';
+import { buildTestApp, type TestApp } from '../test/kit/app.ts';
+import { databaseTargets } from '../test/kit/databases.ts';
 
 const PAN = '4242424242424242';
 const AMEX = '378282246310005';

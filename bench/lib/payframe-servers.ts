@@ -12,12 +12,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readDemoMerchant } from '../../server/crash/servers.ts';
+import { readDemoMerchant } from '../../test/system/crash/servers.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type CountingDatabase, countingDatabase } from '../../server/db/counting.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/server.ts';
-import { freePort } from '../../server/testing/net.ts';
+import { freePort } from '../../test/kit/net.ts';
 import type { BenchMerchant, BenchServer } from './checkout-client.ts';
 import { startPayframeServe } from './reference-servers.ts';
 
@@ -28,7 +28,7 @@ function demoMerchant(dataDir: string): BenchMerchant {
   return { merchantId: m.merchantId, transactionKey: m.transactionKey, origin: new URL(m.returnUrl).origin };
 }
 
-export { freshDatabase } from '../../server/testing/databases.ts';
+export { freshDatabase } from '../../test/kit/databases.ts';
 
 /**
  * The compiled server in a child process, started as `npm start` starts it (`node

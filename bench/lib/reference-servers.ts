@@ -14,7 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../server/testing/net.ts';
+import { freePort } from '../../test/kit/net.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVERS = path.join(ROOT, 'bench', 'servers');

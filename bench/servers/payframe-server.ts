@@ -7,7 +7,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { CallContext } from '../../server/gateway/port.ts';
-import { databaseTargets } from '../../server/testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { operations } from '../../shared/contract/index.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import { announce, exitWithParent, profileWhileServing, transactionHistories } from './fixture.ts';

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TransactionServiceClient } from '../../server/soap/client/transaction-service-client.ts';
-import { freePort } from '../../server/testing/net.ts';
+import { freePort } from '../../test/kit/net.ts';
 import { COMPILED_SERVER } from './compiled-server.ts';
 
 const SERVICE_KEY = 'e2e-spec-mode-service-key-0123456789';

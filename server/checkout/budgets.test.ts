@@ -16,16 +16,16 @@ import {
   type DatabaseWork,
   listStatements,
 } from '../db/counting.ts';
-import { type Relay, viaRelay, wireRelay } from '../db/testing/wire-relay.ts';
+import { type Relay, viaRelay, wireRelay } from '../../test/kit/db/wire-relay.ts';
 import { testDatabaseUrl } from '../config.ts';
-import { databaseTargets, openPostgresSchema } from '../testing/databases.ts';
+import { databaseTargets, openPostgresSchema } from '../../test/kit/databases.ts';
 import {
   cardBody,
   type CheckoutWorld,
   createSession,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const OPERATIONS = ['create', 'load', 'pay'] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -93,7 +93,7 @@ describe.each(databaseTargets())('database work per checkout operation ($name)',
 });
 
 /**
- * Round trips to PostgreSQL per card pay, counted on the wire (server/db/testing/wire-relay.ts): 10,
+ * Round trips to PostgreSQL per card pay, counted on the wire (test/kit/db/wire-relay.ts): 10,
  * down from 17 (server/checkout/README.md "What a card pay costs" lists them). Statements issued
  * together and a transaction's last statement with its COMMIT each share one.
  */

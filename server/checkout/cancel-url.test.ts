@@ -4,7 +4,7 @@
  * and given to the hosted page as its "Back to {merchant}" link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { backUrlOf } from './session-view.ts';
 import {
   type CheckoutWorld,
@@ -12,7 +12,7 @@ import {
   openCheckoutWorld,
   SHOP_ORIGIN,
   sessionBody,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 describe.each(databaseTargets())('checkout session cancelUrl ($name)', (target) => {
   let w: CheckoutWorld;

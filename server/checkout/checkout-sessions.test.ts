@@ -3,7 +3,7 @@
  * real app on every database target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   addMerchant,
   basicAuth,
@@ -15,7 +15,7 @@ import {
   pay,
   SHOP_ORIGIN,
   sessionBody,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 describe.each(databaseTargets())('checkout sessions ($name)', (target) => {
   let w: CheckoutWorld;

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { openPostgres } from '../db/postgres.ts';
-import type { TestApp } from '../testing/app.ts';
-import { databaseTargets, openPostgresSchema } from '../testing/databases.ts';
+import type { TestApp } from '../../test/kit/app.ts';
+import { databaseTargets, openPostgresSchema } from '../../test/kit/databases.ts';
 import {
   addMerchant,
   approvedTransactions,
@@ -21,7 +21,7 @@ import {
   pay,
   sessionBody,
   type WorldMerchant,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const RACERS = 50;
 const LIMITS = {

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneKeys } from './idempotency.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   addMerchant,
   buildCheckoutApp,
@@ -15,7 +15,7 @@ import {
   openCheckoutWorld,
   sessionBody,
   type WorldMerchant,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 describe.each(databaseTargets())('Idempotency-Key on session creation ($name)', (target) => {
   let w: CheckoutWorld;

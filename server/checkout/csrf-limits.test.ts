@@ -4,7 +4,7 @@
  * `Cache-Control: no-store` (HDR-1).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   approvedTransactions,
   type CheckoutWorld,
@@ -15,7 +15,7 @@ import {
   openCheckoutWorld,
   PUBLIC_URL,
   pay,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 describe.each(databaseTargets())('CSRF guard ($name)', (target) => {
   let w: CheckoutWorld;

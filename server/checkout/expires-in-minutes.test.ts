@@ -6,9 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EXPIRES_IN_MINUTES } from '../../shared/checkout/session-schemas.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { soapCall } from '../gateway/testing/soap-call.ts';
-import { type CheckoutWorld, openCheckoutWorld, sessionBody } from './testing/checkout-world.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { soapCall } from '../../test/kit/gateway/soap-call.ts';
+import {
+  type CheckoutWorld,
+  openCheckoutWorld,
+  sessionBody,
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 const TTL_MINUTES = 45;

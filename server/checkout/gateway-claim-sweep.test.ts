@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { settleClaimsAtStart } from '../gateway/index.ts';
 import { type ClaimSweepResult, settleStaleClaims } from '../gateway/payments/claim-sweep.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   approvedTransactions,
   type CheckoutWorld,
@@ -19,8 +19,8 @@ import {
   newKey,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
-import { crashAfterProcessor } from './testing/gateway-faults.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { crashAfterProcessor } from '../../test/kit/checkout/gateway-faults.ts';
 
 /** The checkout's stale time here; the gateway's claim timeout is half the configured default (60 s). */
 const STALE_MS = 60_000;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayBody } from '../../shared/checkout/pay-schemas.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { fingerprintOf } from './idempotency.ts';
 import { PAY_ENDPOINT } from './recovery.ts';
 import {
@@ -20,7 +20,7 @@ import {
   openCheckoutWorld,
   pay,
   WIDGET_HEADERS,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 let shoppers = 0;
 const newEmail = () => `cvv.${Date.now() % 100000}.${(shoppers += 1)}@example.com`;

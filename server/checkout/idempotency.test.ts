@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../gateway/processor/simulator.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   approvedTransactions,
   type CheckoutWorld,
@@ -16,7 +16,7 @@ import {
   pay,
   sleep,
   withPayCheckoutSession,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 describe.each(databaseTargets())('pay idempotency ($name)', (target) => {
   let w: CheckoutWorld;

@@ -1,6 +1,6 @@
 /**
  * Issue 21, shorter waits around a pay cut short between the processor's approval and the gateway's
- * record (the fault hook of testing/gateway-faults.ts): a 409's Retry-After is true (the attempt's
+ * record (the fault hook of test/kit/checkout/gateway-faults.ts): a 409's Retry-After is true (the attempt's
  * or the claim's own time, not a constant); at the start of the one process a PGlite database admits,
  * the claim and the attempt are settled at once; a merchant's cancel answers the verdict; a key left
  * in flight by a request that never started its attempt is freed once stale. On PGlite and PostgreSQL.
@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { settleClaimsAtStart } from '../gateway/index.ts';
 import { settleStaleClaims } from '../gateway/payments/claim-sweep.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { claimKey, fingerprintOf } from './idempotency.ts';
 import { PAY_ENDPOINT } from './recovery.ts';
 import {
@@ -21,8 +21,8 @@ import {
   newKey,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
-import { crashAfterProcessor } from './testing/gateway-faults.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { crashAfterProcessor } from '../../test/kit/checkout/gateway-faults.ts';
 
 /** The checkout's stale time here (shorter than the gateway's claim timeout, 20 s by default). */
 const STALE_MS = 10_000;

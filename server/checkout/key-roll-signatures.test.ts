@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { portSigner } from './signer.ts';
 import {
   basicAuth,
@@ -20,8 +20,8 @@ import {
   manualClock,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
-import { runNode, runPython } from './testing/doc-snippets.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { runNode, runPython } from '../../test/kit/checkout/doc-snippets.ts';
 
 const HOUR = 60 * 60 * 1000;
 const hmac = (key: string, text: string) =>

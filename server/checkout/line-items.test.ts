@@ -4,13 +4,13 @@
  * when the REST schema is bypassed (the gateway's store, as SOAP's CreateHostedPayment reaches it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   type CheckoutWorld,
   createSession,
   openCheckoutWorld,
   sessionBody,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const ITEMS = [
   { name: 'Wool socks', quantity: 2, unitAmount: '9.99' },

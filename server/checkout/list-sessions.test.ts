@@ -5,7 +5,7 @@
  * credential, as in remote-port.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../testing/app.ts';
+import type { TestApp } from '../../test/kit/app.ts';
 import {
   addMerchant,
   type CheckoutWorld,
@@ -16,7 +16,7 @@ import {
   type WorldMerchant,
   openRemoteCheckoutWorld,
   wiringCases,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const cases = wiringCases();
 

@@ -7,7 +7,7 @@
  * nothing charged, when the merchant asks for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../testing/app.ts';
+import type { TestApp } from '../../test/kit/app.ts';
 import {
   addMerchant,
   approvedTransactions,
@@ -19,7 +19,7 @@ import {
   type WorldMerchant,
   openRemoteCheckoutWorld,
   wiringCases,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const cases = wiringCases();
 

@@ -6,10 +6,10 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { futureExpiry } from '../gateway/testing/gateway-kit.ts';
-import { call } from '../gateway/testing/gateway-kit.ts';
+import { futureExpiry } from '../../test/kit/gateway/gateway-kit.ts';
+import { call } from '../../test/kit/gateway/gateway-kit.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { OTP_RETENTION_MS, OTP_TTL_MS } from './otp.ts';
 import {
   type CheckoutWorld,
@@ -18,7 +18,7 @@ import {
   openCheckoutWorld,
   SERVICE_KEY,
   WIDGET_HEADERS,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 let shoppers = 0;
 function newShopper() {

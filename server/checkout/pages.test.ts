@@ -12,7 +12,7 @@ import { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import { WIDGET_DIST } from '../http/widget-assets.ts';
 import type { CallContext } from '../soap/call-context.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { payPageCsp } from './pages.ts';
 import {
   type CheckoutWorld,
@@ -21,7 +21,7 @@ import {
   openCheckoutWorld,
   pay,
   SHOP_ORIGIN,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 function directives(csp: string | undefined): Map<string, string> {
   return new Map(

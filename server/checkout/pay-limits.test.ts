@@ -4,7 +4,7 @@
  * card without its credential — is counted against its address only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   approvedTransactions,
   cardBody,
@@ -15,7 +15,7 @@ import {
   openCheckoutWorld,
   pay,
   WIDGET_HEADERS,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const JUNK: readonly [string, (token: string, from: string) => ReturnType<typeof pay>][] = [
   ['no Idempotency-Key', (token, from) => pay(w.app, token, cardBody(), { key: null, remoteAddress: from })],

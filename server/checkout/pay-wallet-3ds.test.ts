@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../gateway/processor/simulator.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   addMerchant,
   approvedTransactions,
@@ -21,7 +21,7 @@ import {
   SHOP_ORIGIN,
   WIDGET_HEADERS,
   withPayCheckoutSession,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 let shoppers = 0;
 const newEmail = () => `saved.${Date.now() % 100000}.${(shoppers += 1)}@example.com`;

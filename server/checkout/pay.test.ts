@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../gateway/processor/simulator.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   achBody,
   addMerchant,
@@ -16,7 +16,7 @@ import {
   openCheckoutWorld,
   pay,
   SHOP_ORIGIN,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const CHECKOUT_TABLES = [
   'checkout_session_endings',

@@ -5,10 +5,10 @@
  * run resolved everything.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import type { Checkout } from './checkout.ts';
 import type { Resolution } from './recovery.ts';
-import { type CheckoutWorld, openCheckoutWorld } from './testing/checkout-world.ts';
+import { type CheckoutWorld, openCheckoutWorld } from '../../test/kit/checkout/checkout-world.ts';
 
 type Tally = Record<Resolution, number>;
 

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { settleStaleClaims } from '../gateway/payments/claim-sweep.ts';
 import type { GatewayDeps } from '../gateway/gateway-call.ts';
 import type { Processor } from '../gateway/processor/processor.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   approvedTransactions,
   type CheckoutWorld,
@@ -23,7 +23,7 @@ import {
   newKey,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 type AuthorizeCard = Processor['authorizeCard'];
 

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findDiscrepancies, reconcile } from '../gateway/payments/reconciliation.ts';
 import { startReconciliation } from '../gateway/payments/reconciliation-job.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   approvedTransactions,
   type CheckoutWorld,
@@ -17,8 +17,8 @@ import {
   manualClock,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
-import { crashAfterProcessor } from './testing/gateway-faults.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { crashAfterProcessor } from '../../test/kit/checkout/gateway-faults.ts';
 
 /** Past the gateway's claim timeout (60 s: half the default stale time) and the checkout's. */
 const PAST_TIMEOUT = 121_000;

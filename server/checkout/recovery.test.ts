@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PayBody } from '../../shared/checkout/pay-schemas.ts';
 import { createLogger } from '../logger.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { defaultContexts } from './contexts.ts';
 import { saleRequest } from './gateway-calls.ts';
 import { fingerprintOf } from './idempotency.ts';
@@ -21,7 +21,7 @@ import {
   openCheckoutWorld,
   pay,
   withPayCheckoutSession,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const STALE_MS = 60_000;
 const log = createLogger({ level: 'silent' });

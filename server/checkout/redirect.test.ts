@@ -4,7 +4,7 @@
  * parameter or another key does not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { canonicalRedirectString } from '../../shared/checkout/redirect-signature.ts';
 import {
   type CheckoutWorld,
@@ -12,8 +12,8 @@ import {
   createSession,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
-import { runNode, runPython } from './testing/doc-snippets.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { runNode, runPython } from '../../test/kit/checkout/doc-snippets.ts';
 
 const NODE_DRIVER = 'console.log(verifyPayframeRedirect(process.env.URL, process.env.KEY));';
 const PYTHON_DRIVER =

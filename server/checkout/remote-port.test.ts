@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../gateway/port.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   approvedTransactions,
   basicAuth,
@@ -18,7 +18,7 @@ import {
   openRemoteCheckoutWorld,
   pay,
   type RemoteCheckoutWorld,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 import { remoteTransactionService } from './remote-port.ts';
 
 describe.each(databaseTargets())('checkout over SOAP to a remote gateway ($name)', (target) => {

@@ -5,9 +5,14 @@
  * neither stores a session for it. The same for a WebhookUrl.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { soapCall } from '../gateway/testing/soap-call.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type CheckoutWorld, openCheckoutWorld, SHOP_ORIGIN, sessionBody } from './testing/checkout-world.ts';
+import { soapCall } from '../../test/kit/gateway/soap-call.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import {
+  type CheckoutWorld,
+  openCheckoutWorld,
+  SHOP_ORIGIN,
+  sessionBody,
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const REFUSED: readonly [string, string][] = [
   ['an encoded CR/LF', `${SHOP_ORIGIN}/thanks%0d%0aSet-Cookie:x=1`],

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalRedirectString, REDIRECT_PARAMS } from '../../shared/checkout/redirect-signature.ts';
 import { specOperations } from '../../shared/contract/operations.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   achBody,
   approvedTransactions,
@@ -18,9 +18,14 @@ import {
   pay,
   sessionBody,
   WIDGET_HEADERS,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { invoiceSession, openSpecWorld, returningSession, type SpecWorld } from './testing/spec-world.ts';
+import {
+  invoiceSession,
+  openSpecWorld,
+  returningSession,
+  type SpecWorld,
+} from '../../test/kit/checkout/spec-world.ts';
 import { UNKNOWN_MERCHANT_MESSAGE } from './spec-port.ts';
 import { setSpecMerchant, specSecretBox } from './spec-merchants.ts';
 

@@ -12,14 +12,14 @@ import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
 import { openPostgres } from '../db/postgres.ts';
-import { adminQuery, freshDatabase, tempDir } from '../testing/databases.ts';
+import { adminQuery, freshDatabase, tempDir } from '../../test/kit/databases.ts';
 import {
   cardBody,
   type CheckoutWorld,
   createSession,
   openCheckoutWorld,
   pay,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 interface ReadOnlyTarget {
   name: string;

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../gateway/processor/simulator.ts';
-import { completeChallenge, futureExpiry } from '../gateway/testing/gateway-kit.ts';
-import { request, soapCall } from '../gateway/testing/soap-call.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { completeChallenge, futureExpiry } from '../../test/kit/gateway/gateway-kit.ts';
+import { request, soapCall } from '../../test/kit/gateway/soap-call.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   addMerchant,
   approvedTransactions,
@@ -18,7 +18,7 @@ import {
   openCheckoutWorld,
   pay,
   type WorldMerchant,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 interface Challenged {
   token: string;

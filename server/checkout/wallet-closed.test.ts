@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   cardBody,
   type CheckoutWorld,
@@ -14,7 +14,7 @@ import {
   openCheckoutWorld,
   pay,
   WIDGET_HEADERS,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 let shoppers = 0;
 const newEmail = () => `closed.${Date.now() % 100000}.${(shoppers += 1)}@example.com`;

@@ -4,16 +4,16 @@
  * widget's request, else English.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, futureExpiry } from '../gateway/testing/gateway-kit.ts';
+import { call, futureExpiry } from '../../test/kit/gateway/gateway-kit.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   type CheckoutWorld,
   createSession,
   openCheckoutWorld,
   SERVICE_KEY,
   WIDGET_HEADERS,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 let shoppers = 0;
 function newShopper() {

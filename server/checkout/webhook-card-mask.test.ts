@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containsCardNumber } from '../../shared/card/card-number-in-text.ts';
 import type { Database } from '../db/database.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { enqueueEvent } from './webhooks.ts';
 
 describe.each(databaseTargets())('webhook bodies ($name)', (target) => {

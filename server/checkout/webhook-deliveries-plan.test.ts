@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
-import { queryPlans } from '../testing/query-plans.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { queryPlans } from '../../test/kit/query-plans.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { webhookDeliveriesOf } from './webhook-deliveries.ts';
 
 describe.each(databaseTargets())('webhook deliveries of one session ($name)', (target) => {

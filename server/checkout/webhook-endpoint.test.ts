@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollWebhookSecret, setWebhookEndpoint } from '../gateway/merchants/webhook-settings.ts';
-import type { TestApp } from '../testing/app.ts';
+import type { TestApp } from '../../test/kit/app.ts';
 import {
   cardBody,
   type CheckoutWorld,
@@ -21,7 +21,7 @@ import {
   openRemoteCheckoutWorld,
   pay,
   wiringCases,
-} from './testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 import {
   resendWebhook,
   sendTestWebhook,

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { createCheckout } from './checkout.ts';
 import { defaultContexts } from './contexts.ts';
 import { merchantKeySigner } from './signer.ts';
@@ -20,8 +20,8 @@ import {
   openCheckoutWorld,
   pay,
   WIDGET_HEADERS,
-} from './testing/checkout-world.ts';
-import { runNode, runPython } from './testing/doc-snippets.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { runNode, runPython } from '../../test/kit/checkout/doc-snippets.ts';
 import { retryDelayMs } from './webhooks.ts';
 
 interface Received {

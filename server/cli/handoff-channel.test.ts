@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/index.ts';
 import { type Gateway, openGateway } from '../gateway/index.ts';
-import { tempDir } from '../testing/databases.ts';
+import { tempDir } from '../../test/kit/databases.ts';
 import { ServerMessage } from './handoff-protocol.ts';
 import { type CommandChannel, openCommandChannel } from './handoff-server.ts';
 

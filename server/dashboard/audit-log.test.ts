@@ -5,13 +5,13 @@
  * through everything with the same filters; a session without its second factor reads nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, card, pay } from '../gateway/testing/gateway-kit.ts';
+import { call, card, pay } from '../../test/kit/gateway/gateway-kit.ts';
 import { recordAudit, userResource } from '../gateway/users/audit.ts';
 import { findUserByName } from '../gateway/users/user-store.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { AUDIT_CSV_HEADER, type AuditEventView } from './audit-routes.ts';
 import { CSV_PAGE_SIZE } from './payments-csv.ts';
-import { type DashboardWorld, openDashboardWorld } from './testing/dashboard-world.ts';
+import { type DashboardWorld, openDashboardWorld } from '../../test/kit/dashboard/dashboard-world.ts';
 
 describe.each(databaseTargets())('dashboard audit log on $name', (target) => {
   let w: DashboardWorld;

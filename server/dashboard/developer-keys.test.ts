@@ -7,12 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRole } from '../gateway/user-roles.ts';
-import { rawCall } from '../gateway/testing/gateway-kit.ts';
+import { rawCall } from '../../test/kit/gateway/gateway-kit.ts';
 import { createUser } from '../gateway/users/user-store.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import type { DevelopersView, KeyRollView, KeyStatusView } from './developer-routes.ts';
 import { KEY_PLACEHOLDER } from './developer-snippets.ts';
-import { type DashboardWorld, openDashboardWorld, PASSWORD, PUBLIC_URL } from './testing/dashboard-world.ts';
+import {
+  type DashboardWorld,
+  openDashboardWorld,
+  PASSWORD,
+  PUBLIC_URL,
+} from '../../test/kit/dashboard/dashboard-world.ts';
 
 describe.each(databaseTargets())('dashboard Developers: the TransactionKey on $name', (target) => {
   let w: DashboardWorld;

@@ -5,11 +5,15 @@
  * canceled while open; paid by a shopper, it is listed paid and can no longer be canceled.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardBody, pay } from '../checkout/testing/checkout-world.ts';
-import { call } from '../gateway/testing/gateway-kit.ts';
+import { cardBody, pay } from '../../test/kit/checkout/checkout-world.ts';
+import { call } from '../../test/kit/gateway/gateway-kit.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type DashboardWorld, openDashboardWorld, PUBLIC_URL } from './testing/dashboard-world.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import {
+  type DashboardWorld,
+  openDashboardWorld,
+  PUBLIC_URL,
+} from '../../test/kit/dashboard/dashboard-world.ts';
 
 describe.each(databaseTargets())('dashboard payment links on $name', (target) => {
   let w: DashboardWorld;

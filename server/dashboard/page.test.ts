@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../http/error-handler.ts';
 import { registerSecurityHeaders } from '../http/security-headers.ts';
-import { tempDir } from '../testing/databases.ts';
+import { tempDir } from '../../test/kit/databases.ts';
 import { dashboardPageRoutes } from './page.ts';
 import { csvCell } from './payments-csv.ts';
 

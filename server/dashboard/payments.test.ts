@@ -6,11 +6,11 @@
  * webhook deliveries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, cardBody, pay, sessionBody } from '../checkout/testing/checkout-world.ts';
-import { call, card, pay as payRequest, type TestMerchant } from '../gateway/testing/gateway-kit.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { basicAuth, cardBody, pay, sessionBody } from '../../test/kit/checkout/checkout-world.ts';
+import { call, card, pay as payRequest, type TestMerchant } from '../../test/kit/gateway/gateway-kit.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { CSV_COLUMNS, CSV_PAGE_SIZE } from './payments-csv.ts';
-import { type DashboardWorld, openDashboardWorld } from './testing/dashboard-world.ts';
+import { type DashboardWorld, openDashboardWorld } from '../../test/kit/dashboard/dashboard-world.ts';
 
 describe.each(databaseTargets())('dashboard payments on $name', (target) => {
   let w: DashboardWorld;

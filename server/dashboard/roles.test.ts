@@ -5,11 +5,15 @@
  * Staff refunds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, card, pay } from '../gateway/testing/gateway-kit.ts';
+import { call, card, pay } from '../../test/kit/gateway/gateway-kit.ts';
 import { createUser } from '../gateway/users/user-store.ts';
 import type { UserRole } from '../gateway/user-roles.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type DashboardWorld, openDashboardWorld, PASSWORD } from './testing/dashboard-world.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import {
+  type DashboardWorld,
+  openDashboardWorld,
+  PASSWORD,
+} from '../../test/kit/dashboard/dashboard-world.ts';
 
 describe.each(databaseTargets())('dashboard roles on $name', (target) => {
   let w: DashboardWorld;

@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILURES_PER_ADDRESS } from '../gateway/operations/user-operations.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   COOKIE,
   type DashboardWorld,
   ORIGIN,
   openDashboardWorld,
   PASSWORD,
-} from './testing/dashboard-world.ts';
+} from '../../test/kit/dashboard/dashboard-world.ts';
 
 /** Every route that needs a verified second factor, with a body where it takes one. */
 const GATED: [method: 'GET' | 'POST', path: string, body?: unknown][] = [

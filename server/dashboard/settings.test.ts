@@ -6,11 +6,15 @@
  * frames (`/pay/preview`): a sample session framed by this origin only, that nothing can pay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, SHOP_ORIGIN } from '../gateway/testing/gateway-kit.ts';
+import { call, SHOP_ORIGIN } from '../../test/kit/gateway/gateway-kit.ts';
 import { createUser } from '../gateway/users/user-store.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import type { SettingsBody } from './settings-routes.ts';
-import { type DashboardWorld, openDashboardWorld, PASSWORD } from './testing/dashboard-world.ts';
+import {
+  type DashboardWorld,
+  openDashboardWorld,
+  PASSWORD,
+} from '../../test/kit/dashboard/dashboard-world.ts';
 
 const ORIGIN_B = 'https://store.alpha.example';
 

@@ -9,8 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByName, createUser } from '../gateway/users/user-store.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type DashboardWorld, openDashboardWorld, PASSWORD } from './testing/dashboard-world.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import {
+  type DashboardWorld,
+  openDashboardWorld,
+  PASSWORD,
+} from '../../test/kit/dashboard/dashboard-world.ts';
 
 describe.each(databaseTargets())('dashboard team on $name', (target) => {
   let w: DashboardWorld;

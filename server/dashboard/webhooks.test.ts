@@ -10,11 +10,15 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawCall } from '../gateway/testing/gateway-kit.ts';
+import { rawCall } from '../../test/kit/gateway/gateway-kit.ts';
 import { createUser } from '../gateway/users/user-store.ts';
 import type { UserRole } from '../gateway/user-roles.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type DashboardWorld, openDashboardWorld, PASSWORD } from './testing/dashboard-world.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import {
+  type DashboardWorld,
+  openDashboardWorld,
+  PASSWORD,
+} from '../../test/kit/dashboard/dashboard-world.ts';
 
 interface Received {
   body: string;

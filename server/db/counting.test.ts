@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { type CountingDatabase, countingDatabase, listStatements } from './counting.ts';
 
 for (const target of databaseTargets()) {

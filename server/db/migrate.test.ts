@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
-import { openPostgresSchema, tempDir } from '../testing/databases.ts';
+import { openPostgresSchema, tempDir } from '../../test/kit/databases.ts';
 import {
   type AppliedMigration,
   listMigrations,

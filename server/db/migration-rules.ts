@@ -2,7 +2,7 @@
  * The expand/contract rules of server/db/README.md that can be checked by reading a migration's SQL
  * (migration-rules.test.ts runs them over every file). The rest — that a backfill is idempotent,
  * that the previous release really stopped using what a contract step removes — is the review's and
- * the rolling-upgrade suite's (server/crash/rolling-upgrade.suite.ts).
+ * the rolling-upgrade suite's (test/system/crash/rolling-upgrade.suite.ts).
  */
 import type { Migration } from './migrate.ts';
 

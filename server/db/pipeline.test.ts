@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from './database.ts';
 import { openPostgres } from './postgres.ts';
-import { type Relay, viaRelay, wireRelay } from './testing/wire-relay.ts';
+import { type Relay, viaRelay, wireRelay } from '../../test/kit/db/wire-relay.ts';
 
 const url = testDatabaseUrl();
 

@@ -12,7 +12,7 @@ import { esc } from './pages.ts';
 const GUIDE = runtimePath('merchantGuide');
 const NAME = /^[a-z][a-z0-9-]{0,40}$/;
 
-/** The code block after `<!-- snippet: name -->` (the rule of server/checkout/testing/doc-snippets.ts). */
+/** The code block after `<!-- snippet: name -->` (the rule of test/kit/checkout/doc-snippets.ts). */
 export function guideSnippet(name: string): string | null {
   if (!NAME.test(name.replace(/-(?:html|js)$/, ''))) return null;
   const text = fs.readFileSync(GUIDE, 'utf8');

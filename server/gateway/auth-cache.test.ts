@@ -12,11 +12,16 @@ import { testDatabaseUrl } from '../config.ts';
 import { type CountingDatabase, countingDatabase } from '../db/counting.ts';
 import type { Database } from '../db/database.ts';
 import { openPostgres } from '../db/postgres.ts';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets, openPostgresSchema } from '../testing/databases.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets, openPostgresSchema } from '../../test/kit/databases.ts';
 import { MAX_FAILURES } from './auth.ts';
 import { MERCHANT_CACHE_TTL_MS } from './merchants/merchant-cache.ts';
-import { createMerchant, rawCall, SERVICE_KEY, type TestMerchant } from './testing/gateway-kit.ts';
+import {
+  createMerchant,
+  rawCall,
+  SERVICE_KEY,
+  type TestMerchant,
+} from '../../test/kit/gateway/gateway-kit.ts';
 
 const ENV = { LOG_LEVEL: 'warn', GATEWAY_SERVICE_KEY: SERVICE_KEY };
 const verify = (t: TestApp, m: TestMerchant, as = m.as, ip = '127.0.0.1') =>

@@ -6,7 +6,7 @@
  *    widget's API and a card saved, and a one-time code e-mailed: webhook bodies and the outbox
  *    have rows to look at.
  * 2. Then every free-text element of every operation is filled with a card number — every brand,
- *    many spellings (shared/card/card-spellings.test-support.ts) — and sent over SOAP 1.1, SOAP
+ *    many spellings (test/kit/card/card-spellings.ts) — and sent over SOAP 1.1, SOAP
  *    1.2, HTTP GET and POST (where the operation has them) and in-process: each is refused, naming
  *    the element and quoting nothing. The checkout API's text fields get the same.
  * 3. Every text column of every table, the log, the outbox, the webhook bodies and (PGlite) every
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { totpCode } from './users/totp.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../shared/card/card-number-in-text.ts';
-import { cardsOfEveryBrand, spellings } from '../../shared/card/card-spellings.test-support.ts';
+import { cardsOfEveryBrand, spellings } from '../../test/kit/card/card-spellings.ts';
 import {
   type CheckoutWorld,
   cardBody,
@@ -30,14 +30,20 @@ import {
   SHOP_ORIGIN,
   sessionBody,
   WIDGET_HEADERS,
-} from '../checkout/testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
-import { databaseTargets, tempDir } from '../testing/databases.ts';
-import { futureExpiry } from './testing/gateway-kit.ts';
-import { request, soapCall } from './testing/soap-call.ts';
-import { type Answer, bindingsOf, callThrough, type Callers, textElements } from './testing/text-elements.ts';
+import { databaseTargets, tempDir } from '../../test/kit/databases.ts';
+import { futureExpiry } from '../../test/kit/gateway/gateway-kit.ts';
+import { request, soapCall } from '../../test/kit/gateway/soap-call.ts';
+import {
+  type Answer,
+  bindingsOf,
+  callThrough,
+  type Callers,
+  textElements,
+} from '../../test/kit/gateway/text-elements.ts';
 import { createUser } from './users/user-store.ts';
 
 const PASSWORD = 'correct horse 42 battery';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { databaseTargets, tempDir } from '../testing/databases.ts';
+import { databaseTargets, tempDir } from '../../test/kit/databases.ts';
 import { ensureDemoMerchant } from './demo-merchant.ts';
 import { openGateway } from './index.ts';
 import { verifyPassword } from './users/password-hash.ts';

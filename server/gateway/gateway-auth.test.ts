@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../shared/contract/index.ts';
 import type { Operation } from '../../shared/contract/model.ts';
-import { mapFields } from '../soap/conformance/contract-values.ts';
-import { sampleParams } from '../soap/testing/sample-values.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { mapFields } from '../../test/kit/soap/contract-values.ts';
+import { sampleParams } from '../../test/kit/soap/sample-values.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { MAX_FAILURES } from './auth.ts';
 import { GATEWAY_HANDLERS } from './gateway.ts';
 import { accessOf } from './principal.ts';
@@ -31,7 +31,7 @@ import {
   pay,
   rawCall,
   SERVICE_KEY,
-} from './testing/gateway-kit.ts';
+} from '../../test/kit/gateway/gateway-kit.ts';
 
 /** Every merchant id in an operation's parameters (any case, any depth) set to `id`. */
 function withMerchant(value: unknown, id: string): unknown {

@@ -12,8 +12,8 @@ import type { OperationResult } from '../../shared/contract/service.ts';
 import { testDatabaseUrl } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { openPostgres } from '../db/postgres.ts';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets, openPostgresSchema } from '../testing/databases.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets, openPostgresSchema } from '../../test/kit/databases.ts';
 import { TEST_CARDS } from './processor/simulator.ts';
 import {
   call,
@@ -23,7 +23,7 @@ import {
   pay,
   SERVICE_KEY,
   type TestMerchant,
-} from './testing/gateway-kit.ts';
+} from '../../test/kit/gateway/gateway-kit.ts';
 
 const RACERS = 10;
 type Response = OperationResult<'ProcessTransaction'>;

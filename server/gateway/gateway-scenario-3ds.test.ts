@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../shared/contract/service.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { TEST_CARDS } from './processor/simulator.ts';
 import {
   call,
@@ -17,7 +17,7 @@ import {
   openWorld,
   pay,
   type TestMerchant,
-} from './testing/gateway-kit.ts';
+} from '../../test/kit/gateway/gateway-kit.ts';
 
 type Response = OperationResult<'ProcessTransaction'>;
 const DAY = 86_400_000;

@@ -6,7 +6,7 @@
  * Through the real SOAP endpoint, on every database target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { encryptReaderData } from './card-reader.ts';
 import { TEST_CARDS } from './processor/simulator.ts';
 import {
@@ -18,7 +18,7 @@ import {
   rawCall,
   SERVICE_KEY,
   SHOP_ORIGIN,
-} from './testing/gateway-kit.ts';
+} from '../../test/kit/gateway/gateway-kit.ts';
 
 describe.each(databaseTargets())(
   'gateway scenario: merchant data and checkout sessions ($name)',

@@ -5,11 +5,11 @@
  * accounts, and pays with a stored token that another merchant cannot use.
  * Recurring, settlement and history: gateway-scenario-lifecycle.test.ts; merchant data, card info and
  * checkout sessions: gateway-scenario-merchant.test.ts; 3-D Secure and TestRequest:
- * gateway-scenario-3ds.test.ts; the same through python3-zeep: conformance/zeep-scenario.test.ts.
+ * gateway-scenario-3ds.test.ts; the same through python3-zeep: test/system/conformance/gateway/zeep-scenario.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../shared/contract/service.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { ACH_TEST_ACCOUNTS, TEST_CARDS } from './processor/simulator.ts';
 import {
   call,
@@ -19,7 +19,7 @@ import {
   pay,
   rawCall,
   type TestMerchant,
-} from './testing/gateway-kit.ts';
+} from '../../test/kit/gateway/gateway-kit.ts';
 
 type Response = OperationResult<'ProcessTransaction'>;
 

@@ -6,7 +6,7 @@
  * merchant. The service must name it; a merchant still reads only its own history.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { TEST_CARDS } from './processor/simulator.ts';
 import {
   call,
@@ -16,7 +16,7 @@ import {
   pay,
   rawCall,
   SERVICE_KEY,
-} from './testing/gateway-kit.ts';
+} from '../../test/kit/gateway/gateway-kit.ts';
 
 const service = { service: SERVICE_KEY };
 

@@ -4,9 +4,15 @@
  * wallet card, and only with the CVV typed again (security-requirements.md OTP-12).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../testing/databases.ts';
-import { call, futureExpiry, type GatewayWorld, openWorld, SERVICE_KEY } from './testing/gateway-kit.ts';
-import { request } from './testing/soap-call.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import {
+  call,
+  futureExpiry,
+  type GatewayWorld,
+  openWorld,
+  SERVICE_KEY,
+} from '../../test/kit/gateway/gateway-kit.ts';
+import { request } from '../../test/kit/gateway/soap-call.ts';
 
 const EMAIL = 'shopper@example.com';
 

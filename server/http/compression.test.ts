@@ -10,8 +10,12 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressAssets } from '../../scripts/compress-assets.ts';
-import { type CheckoutWorld, createSession, openCheckoutWorld } from '../checkout/testing/checkout-world.ts';
-import { databaseTargets, tempDir } from '../testing/databases.ts';
+import {
+  type CheckoutWorld,
+  createSession,
+  openCheckoutWorld,
+} from '../../test/kit/checkout/checkout-world.ts';
+import { databaseTargets, tempDir } from '../../test/kit/databases.ts';
 import { registerCompression } from './compression.ts';
 import { PAGE_CSP, registerWidgetAssets } from './widget-assets.ts';
 

@@ -7,8 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CheckoutWorld, createSession, openCheckoutWorld } from '../checkout/testing/checkout-world.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import {
+  type CheckoutWorld,
+  createSession,
+  openCheckoutWorld,
+} from '../../test/kit/checkout/checkout-world.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import { CSP_REPORT_LIMITS, CSP_REPORT_PATH } from './csp-reports.ts';
 import { WIDGET_DIST } from './widget-assets.ts';
 

@@ -13,9 +13,9 @@ import {
   openCheckoutWorld,
   pay,
   WIDGET_HEADERS,
-} from '../checkout/testing/checkout-world.ts';
-import { buildTestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { buildTestApp } from '../../test/kit/app.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 

@@ -11,7 +11,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
-import { databaseTargets, tempDir } from '../testing/databases.ts';
+import { databaseTargets, tempDir } from '../../test/kit/databases.ts';
 import { acceptedEncoding, registerPinnedLoader } from './pinned-loader.ts';
 
 describe('acceptedEncoding', () => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { type RunningServer, startServer } from '../server.ts';
-import { tempDir } from '../testing/databases.ts';
+import { tempDir } from '../../test/kit/databases.ts';
 
 let server: RunningServer | undefined;
 afterEach(async () => {

@@ -18,12 +18,12 @@ import {
   SERVICE_KEY,
   sessionBody,
   WIDGET_HEADERS,
-} from '../checkout/testing/checkout-world.ts';
-import { futureExpiry } from '../gateway/testing/gateway-kit.ts';
-import { soapCall } from '../gateway/testing/soap-call.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
+import { futureExpiry } from '../../test/kit/gateway/gateway-kit.ts';
+import { soapCall } from '../../test/kit/gateway/soap-call.ts';
 import { scrubCardNumbers } from '../logger.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { addresses, deliveredCode } from './testing.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { addresses, deliveredCode } from '../../test/kit/security.ts';
 
 /** The card paid with. */
 const PAID = '4242424242424242';

@@ -19,11 +19,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRONG_TRIES } from '../checkout/otp.ts';
 import { DEFAULT_LIMITS } from '../checkout/rate-limit.ts';
-import { type CheckoutWorld, manualClock, openCheckoutWorld } from '../checkout/testing/checkout-world.ts';
+import {
+  type CheckoutWorld,
+  manualClock,
+  openCheckoutWorld,
+} from '../../test/kit/checkout/checkout-world.ts';
 import { SMS_BUDGET_BUCKET } from '../checkout/wallet-routes.ts';
 import { listOutbox } from '../notify/outbox.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { addresses, deliveredCode, saveCard, walletPost, walletSession } from './testing.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { addresses, deliveredCode, saveCard, walletPost, walletSession } from '../../test/kit/security.ts';
 
 const GUESSES = 1_000;
 const BATCH = 25;

@@ -38,10 +38,10 @@ import {
   openCheckoutWorld,
   pay,
   SHOP_ORIGIN,
-} from '../checkout/testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 import { PayframeError } from '../errors.ts';
 import { TEST_CARDS } from '../gateway/processor/simulator.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NAMES = [

@@ -8,9 +8,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingService, recordingService } from '../soap/testing/recording-service.ts';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { type RecordingService, recordingService } from '../../test/kit/soap/recording-service.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 
 const NS = 'http://tempuri.org/';
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';

@@ -22,9 +22,9 @@ import {
   openCheckoutWorld,
   pay,
   WIDGET_HEADERS,
-} from '../checkout/testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 import { TEST_CARDS } from '../gateway/processor/simulator.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 
 /** A merchant's webhook endpoint that answers 500 `failures` times, then 204; it records all. */
 async function hookServer(failures: number) {

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeSoapRequest } from '../soap/codec/messages.ts';
 import { findOperation } from '../../shared/contract/index.ts';
-import { basic, NS, request, soapCall } from '../gateway/testing/soap-call.ts';
-import { futureExpiry } from '../gateway/testing/gateway-kit.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { basic, NS, request, soapCall } from '../../test/kit/gateway/soap-call.ts';
+import { futureExpiry } from '../../test/kit/gateway/gateway-kit.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 import {
   cardBody,
   type CheckoutWorld,
@@ -19,7 +19,7 @@ import {
   pay,
   sessionBody,
   SHOP_ORIGIN,
-} from '../checkout/testing/checkout-world.ts';
+} from '../../test/kit/checkout/checkout-world.ts';
 
 const u = (code: number) => String.fromCodePoint(code);
 

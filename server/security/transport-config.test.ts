@@ -2,7 +2,7 @@
  * Transport (security-requirements.md PCI-421-1, ASVS-341; attack row 32). TLS is the reverse
  * proxy's (docs/deployment.md). The nginx configuration Payframe ships offers TLS 1.2 and 1.3 only,
  * answers plain HTTP with nothing but a 301 to https, and sends HSTS of at least a year on every
- * answer; server/http/nginx.test.ts runs that file for real in front of a Payframe server.
+ * answer; test/system/nginx.test.ts runs that file for real in front of a Payframe server.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

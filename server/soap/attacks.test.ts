@@ -8,9 +8,9 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type RecordingService, recordingService } from './testing/recording-service.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { type RecordingService, recordingService } from '../../test/kit/soap/recording-service.ts';
 
 const NS = 'http://tempuri.org/';
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';

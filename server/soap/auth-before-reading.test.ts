@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FAILURES } from '../gateway/auth.ts';
-import { type GatewayWorld, openWorld } from '../gateway/testing/gateway-kit.ts';
-import { basic as basicHeaders } from '../gateway/testing/soap-call.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { type GatewayWorld, openWorld } from '../../test/kit/gateway/gateway-kit.ts';
+import { basic as basicHeaders } from '../../test/kit/gateway/soap-call.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 
 const NS = 'http://tempuri.org/';
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';

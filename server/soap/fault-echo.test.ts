@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containsCardNumber } from '../../shared/card/card-number-in-text.ts';
 import { NOT_SHOWN } from '../../shared/contract/caller-text.ts';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { recordingService } from './testing/recording-service.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { recordingService } from '../../test/kit/soap/recording-service.ts';
 
 const NS = 'http://tempuri.org/';
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';

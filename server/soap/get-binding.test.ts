@@ -6,9 +6,9 @@
  * back. The WSDL and the help page say the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type GatewayWorld, openWorld, SERVICE_KEY } from '../gateway/testing/gateway-kit.ts';
-import { basic } from '../gateway/testing/soap-call.ts';
-import { databaseTargets } from '../testing/databases.ts';
+import { call, type GatewayWorld, openWorld, SERVICE_KEY } from '../../test/kit/gateway/gateway-kit.ts';
+import { basic } from '../../test/kit/gateway/soap-call.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
 
 const PATH = '/TransactionService.asmx';
 

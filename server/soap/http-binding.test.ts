@@ -1,8 +1,8 @@
 /** HTTP GET and POST bindings, ?WSDL and the help pages through the real app (asmx-compatibility.md §1.1, §1.5). */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type RecordingService, recordingService } from './testing/recording-service.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { type RecordingService, recordingService } from '../../test/kit/soap/recording-service.ts';
 
 const NS = 'http://payframe.test/ts/';
 let t: TestApp;

@@ -5,9 +5,9 @@
  * change whom or what the call acts on; HTTP POST refuses every missing parameter, as ASMX does.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type RecordingService, recordingService } from './testing/recording-service.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { type RecordingService, recordingService } from '../../test/kit/soap/recording-service.ts';
 
 const NS = 'http://tempuri.org/';
 const ENVELOPES = {

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PayframeError } from '../errors.ts';
 import { createGateway, GATEWAY_HANDLERS } from '../gateway/gateway.ts';
-import { buildTestApp, type TestApp } from '../testing/app.ts';
-import { databaseTargets } from '../testing/databases.ts';
-import { type RecordingService, recordingService } from './testing/recording-service.ts';
+import { buildTestApp, type TestApp } from '../../test/kit/app.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import { type RecordingService, recordingService } from '../../test/kit/soap/recording-service.ts';
 
 const NS = 'http://tempuri.org/';
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';

@@ -22,10 +22,10 @@ import {
 import { buildGatewayApp, type GatewayApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { call, SERVICE_KEY } from '../gateway/testing/gateway-kit.ts';
-import { basic, NS } from '../gateway/testing/soap-call.ts';
+import { call, SERVICE_KEY } from '../../test/kit/gateway/gateway-kit.ts';
+import { basic, NS } from '../../test/kit/gateway/soap-call.ts';
 import { createLogger } from '../logger.ts';
-import { databaseTargets, tempDir } from '../testing/databases.ts';
+import { databaseTargets, tempDir } from '../../test/kit/databases.ts';
 import { arrayTypeName } from './wsdl-schema.ts';
 
 const SPEC_NAMES: string[] = specOperations.map((op) => op.name);

@@ -1,13 +1,10 @@
 /**
  * The `?WSDL` document against the contract table and the ASMX shape (asmx-compatibility.md §1.6):
- * parsed back with fast-xml-parser, and loaded by python3-zeep as a real client would.
+ * parsed back with fast-xml-parser (python3-zeep loads it as a real client would in
+ * test/system/conformance/wsdl-zeep.test.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   complexTypes,
   field,
@@ -17,7 +14,6 @@ import {
   operation,
   operations,
 } from '../../shared/contract/index.ts';
-import { describeWithTools, PYTHON3, python3Zeep } from '../testing/tools.ts';
 import { buildWsdl, renderWsdl, type WsdlOptions } from './wsdl.ts';
 
 const NS = 'http://tempuri.org/';
@@ -418,29 +414,4 @@ describe('renderWsdl inputs', () => {
       '@type': 's:string',
     });
   });
-});
-
-describeWithTools([python3Zeep], 'python3-zeep', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'payframe-wsdl-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  // zeep reads all four bindings, HTTP GET/POST included, and prints the service's port names.
-  const script =
-    'import zeep,sys; c=zeep.Client(sys.argv[1]); ' +
-    "print(' '.join(sorted(c.wsdl.services['TransactionService'].ports)))";
-
-  for (const [label, options, ports] of [
-    [
-      'GET/POST on',
-      ON,
-      'TransactionServiceHttpGet TransactionServiceHttpPost TransactionServiceSoap TransactionServiceSoap12',
-    ],
-    ['GET/POST off', OFF, 'TransactionServiceSoap TransactionServiceSoap12'],
-  ] as const) {
-    it(`loads the WSDL with ${label}`, () => {
-      const file = join(dir, `${label.replace(/\W/g, '')}.wsdl`);
-      writeFileSync(file, renderWsdl(options));
-      expect(execFileSync(PYTHON3, ['-c', script, file], { encoding: 'utf8' }).trim()).toBe(ports);
-    });
-  }
 });

@@ -2,7 +2,7 @@ import creditCardType from 'credit-card-type';
 import { describe, expect, it } from 'vitest';
 import { brandOfDigits, CARD_BRAND_IINS, CARD_MAX_DIGITS, CARD_MIN_DIGITS } from './card-iin.ts';
 import { containsCardNumber } from './card-number-in-text.ts';
-import { cardNumber, seededRandom } from './card-spellings.test-support.ts';
+import { cardNumber, seededRandom } from '../../test/kit/card/card-spellings.ts';
 
 /** The simulator's documented test cards (docs/test-cards.md), and the brands' well-known ones. */
 const TEST_CARDS: Record<string, string> = {

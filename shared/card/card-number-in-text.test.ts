@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { containsCardNumber, findCardNumbers, maskCardNumbers } from './card-number-in-text.ts';
-import { cardNumber, cardsOfEveryBrand, seededRandom, spellings } from './card-spellings.test-support.ts';
-import { idCorpus } from './id-corpus.test-support.ts';
+import {
+  cardNumber,
+  cardsOfEveryBrand,
+  seededRandom,
+  spellings,
+} from '../../test/kit/card/card-spellings.ts';
+import { idCorpus } from '../../test/kit/card/id-corpus.ts';
 
 const PAN = '4242424242424242';
 const CARDS = cardsOfEveryBrand();

@@ -18,7 +18,7 @@ import {
   type DocType,
   type InterfaceDoc,
   parseInterfaceDoc,
-} from './interface-doc.test-support.ts';
+} from '../../test/kit/contract/interface-doc.ts';
 import { extensionOperations, operations, specOperations } from './operations.ts';
 import { complexTypes, enumTypes, fieldsOf, findComplexType, findEnumType, specTypes } from './types.ts';
 

@@ -6,10 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../../shared/contract/service.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { TEST_CARDS } from '../processor/simulator.ts';
-import { call, card, pay, rawCall, SERVICE_KEY, type TestMerchant } from '../testing/gateway-kit.ts';
-import { ANN, openUsersWorld, type UsersWorld } from '../testing/users-world.ts';
+import {
+  call,
+  card,
+  pay,
+  rawCall,
+  SERVICE_KEY,
+  type TestMerchant,
+} from '../../../test/kit/gateway/gateway-kit.ts';
+import { ANN, openUsersWorld, type UsersWorld } from '../../../test/kit/gateway/users-world.ts';
 import { recordAudit, userResource } from '../users/audit.ts';
 import { totpCode } from '../users/totp.ts';
 import { createUser, findUserByName } from '../users/user-store.ts';

@@ -5,7 +5,7 @@
  * with the invoices it pays. The fee arithmetic is also checked alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import {
   call,
   countRows,
@@ -13,7 +13,7 @@ import {
   openWorld,
   rawCall,
   SERVICE_KEY,
-} from '../testing/gateway-kit.ts';
+} from '../../../test/kit/gateway/gateway-kit.ts';
 import { checkInvoices, convenienceFee, percentOf } from './invoice-operations.ts';
 
 describe('convenience fee arithmetic', () => {

@@ -10,11 +10,11 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../../shared/contract/service.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import type { CallContext } from '../port.ts';
-import { call, rawCall } from '../testing/gateway-kit.ts';
-import { soapCall } from '../testing/soap-call.ts';
-import { ANN, openUsersWorld, type UsersWorld } from '../testing/users-world.ts';
+import { call, rawCall } from '../../../test/kit/gateway/gateway-kit.ts';
+import { soapCall } from '../../../test/kit/gateway/soap-call.ts';
+import { ANN, openUsersWorld, type UsersWorld } from '../../../test/kit/gateway/users-world.ts';
 import { totpCode } from '../users/totp.ts';
 import type { UserRole } from '../user-roles.ts';
 import { rollTransactionKey } from './key-operations.ts';

@@ -1,8 +1,8 @@
 /** One address cannot try passwords on many users: failed Logins per address are throttled too. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../testing/databases.ts';
-import { type GatewayWorld, openWorld } from '../testing/gateway-kit.ts';
-import { soapCall } from '../testing/soap-call.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
+import { type GatewayWorld, openWorld } from '../../../test/kit/gateway/gateway-kit.ts';
+import { soapCall } from '../../../test/kit/gateway/soap-call.ts';
 import { LOGIN_FAILURES_PER_ADDRESS } from './user-operations.ts';
 
 describe('Login throttling per address', () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../../shared/contract/service.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { ACH_TEST_ACCOUNTS, TEST_CARDS } from '../processor/simulator.ts';
 import {
   call,
@@ -19,8 +19,8 @@ import {
   rawCall,
   SERVICE_KEY,
   type TestMerchant,
-} from '../testing/gateway-kit.ts';
-import { request } from '../testing/soap-call.ts';
+} from '../../../test/kit/gateway/gateway-kit.ts';
+import { request } from '../../../test/kit/gateway/soap-call.ts';
 
 type Response = OperationResult<'ProcessTransaction'>;
 type Filter = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * merchant's profile is NotFound, and the PAN never in the clear in answers, tables or logs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { TEST_CARDS } from '../processor/simulator.ts';
 import {
   type GatewayWorld,
@@ -12,8 +12,8 @@ import {
   rawCall,
   SERVICE_KEY,
   type TestMerchant,
-} from '../testing/gateway-kit.ts';
-import { soapCall } from '../testing/soap-call.ts';
+} from '../../../test/kit/gateway/gateway-kit.ts';
+import { soapCall } from '../../../test/kit/gateway/soap-call.ts';
 
 const YEAR = new Date().getUTCFullYear() + 2;
 const PANS = [TEST_CARDS.visa, TEST_CARDS.mastercard, TEST_CARDS.amex, TEST_CARDS.declined];

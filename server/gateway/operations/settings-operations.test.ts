@@ -9,10 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../../shared/contract/service.ts';
 import type { ValueOf } from '../../../shared/contract/values.ts';
-import { databaseTargets } from '../../testing/databases.ts';
-import { call, SHOP_ORIGIN } from '../testing/gateway-kit.ts';
-import { soapCall } from '../testing/soap-call.ts';
-import { ANN, openUsersWorld, type UsersWorld } from '../testing/users-world.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
+import { call, SHOP_ORIGIN } from '../../../test/kit/gateway/gateway-kit.ts';
+import { soapCall } from '../../../test/kit/gateway/soap-call.ts';
+import { ANN, openUsersWorld, type UsersWorld } from '../../../test/kit/gateway/users-world.ts';
 import { totpCode } from '../users/totp.ts';
 import { findUserByName } from '../users/user-store.ts';
 import type { UserRole } from '../user-roles.ts';

@@ -7,8 +7,14 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portSigner } from '../../checkout/signer.ts';
-import { databaseTargets } from '../../testing/databases.ts';
-import { call, type GatewayWorld, openWorld, rawCall, SERVICE_KEY } from '../testing/gateway-kit.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
+import {
+  call,
+  type GatewayWorld,
+  openWorld,
+  rawCall,
+  SERVICE_KEY,
+} from '../../../test/kit/gateway/gateway-kit.ts';
 import { MAX_SIGNED_MESSAGE, NO_MERCHANT } from './sign-operations.ts';
 
 const SERVICE = { service: SERVICE_KEY } as const;

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../notify/outbox.ts';
-import { databaseTargets } from '../../testing/databases.ts';
-import { call, rawCall } from '../testing/gateway-kit.ts';
-import { ANN, openUsersWorld, type UsersWorld } from '../testing/users-world.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
+import { call, rawCall } from '../../../test/kit/gateway/gateway-kit.ts';
+import { ANN, openUsersWorld, type UsersWorld } from '../../../test/kit/gateway/users-world.ts';
 import { totpCode } from '../users/totp.ts';
 import { INVITATION_UNUSABLE } from '../users/invitations.ts';
 import { changeMember, LAST_OWNER, NO_LONGER_OWNER, NOT_YOURSELF_DISABLE } from '../users/team.ts';

@@ -6,9 +6,9 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { TEST_CARDS } from '../processor/simulator.ts';
-import { call, futureExpiry } from '../testing/gateway-kit.ts';
+import { call, futureExpiry } from '../../../test/kit/gateway/gateway-kit.ts';
 import {
   newShopper,
   openWalletWorld,
@@ -16,7 +16,7 @@ import {
   saveCard,
   storedCards,
   type WalletWorld,
-} from '../testing/wallet-world.ts';
+} from '../../../test/kit/gateway/wallet-world.ts';
 
 describe.each(databaseTargets())('UpdateToken ($name)', (target) => {
   let w: WalletWorld;

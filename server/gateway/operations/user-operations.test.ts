@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../testing/databases.ts';
-import { ANN, openUsersWorld, type UsersWorld } from '../testing/users-world.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
+import { ANN, openUsersWorld, type UsersWorld } from '../../../test/kit/gateway/users-world.ts';
 import { useSession } from '../users/login-sessions.ts';
 import { createUser, findUserByName } from '../users/user-store.ts';
 import { LOGIN_FAILED, LOGIN_OK } from './user-operations.ts';

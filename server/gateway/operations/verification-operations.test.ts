@@ -5,10 +5,15 @@
  * Through the real SOAP endpoint, on every database target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { TEST_CARDS } from '../processor/simulator.ts';
-import { call, futureExpiry, rawCall } from '../testing/gateway-kit.ts';
-import { openWalletWorld, SERVICE, saveCard, type WalletWorld } from '../testing/wallet-world.ts';
+import { call, futureExpiry, rawCall } from '../../../test/kit/gateway/gateway-kit.ts';
+import {
+  openWalletWorld,
+  SERVICE,
+  saveCard,
+  type WalletWorld,
+} from '../../../test/kit/gateway/wallet-world.ts';
 import { oneTimeCode } from './verification-operations.ts';
 
 const CODE = /^\d{6}$/;

@@ -4,9 +4,9 @@
  * and `addToWallet`. Through the real SOAP endpoint, on every database target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { TEST_CARDS } from '../processor/simulator.ts';
-import { call, futureExpiry, rawCall } from '../testing/gateway-kit.ts';
+import { call, futureExpiry, rawCall } from '../../../test/kit/gateway/gateway-kit.ts';
 import {
   newShopper,
   openWalletWorld,
@@ -14,7 +14,7 @@ import {
   saveCard,
   storedCards,
   type WalletWorld,
-} from '../testing/wallet-world.ts';
+} from '../../../test/kit/gateway/wallet-world.ts';
 import { walletCardId } from '../wallet/wallet-store.ts';
 import { addToWallet } from './wallet-operations.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { DatabaseLedger, MemoryLedger } from './ledger.ts';
 import type { CardAuthorization } from './processor.ts';
 import { ACH_TEST_ACCOUNTS, approvalCode, SimulatorProcessor, TEST_CARDS } from './simulator.ts';

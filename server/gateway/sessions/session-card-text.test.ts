@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayframeError } from '../../errors.ts';
-import { databaseTargets } from '../../testing/databases.ts';
-import { type GatewayWorld, openWorld } from '../testing/gateway-kit.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
+import { type GatewayWorld, openWorld } from '../../../test/kit/gateway/gateway-kit.ts';
 
 describe.each(databaseTargets())('the session store and card numbers ($name)', (target) => {
   let w: GatewayWorld;

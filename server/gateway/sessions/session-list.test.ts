@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../db/database.ts';
-import { queryPlans } from '../../testing/query-plans.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { queryPlans } from '../../../test/kit/query-plans.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { merchantSessionCursor, merchantSessionRecords } from './session-record.ts';
 
 describe.each(databaseTargets())('the session list query ($name)', (target) => {

@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.ts';
 import { registerErrorHandling } from '../../http/error-handler.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { threeDsRoutes } from './three-ds-routes.ts';
 import { ThreeDsService } from './three-ds-service.ts';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../db/database.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { type CreatedChallenge, type ThreeDsResult, ThreeDsService } from './three-ds-service.ts';
 
 async function insertMerchant(q: Queryable, name = 'Test Shop'): Promise<string> {

@@ -2,12 +2,12 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger.ts';
 import { listOutbox } from '../../notify/outbox.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { FORGOT_PASSWORD_MISSING, FORGOT_PASSWORD_SENT } from '../operations/user-operations.ts';
-import { ANN, openUsersWorld, PUBLIC_URL, type UsersWorld } from '../testing/users-world.ts';
+import { ANN, openUsersWorld, PUBLIC_URL, type UsersWorld } from '../../../test/kit/gateway/users-world.ts';
 import { MAX_RESETS_PER_HOUR } from './password-reset.ts';
 import { passwordResetRoutes } from './password-reset-routes.ts';
-import { soapCall } from '../testing/soap-call.ts';
+import { soapCall } from '../../../test/kit/gateway/soap-call.ts';
 
 const NEW_PASSWORD = 'brand new password 2030';
 const json = { 'content-type': 'application/json' };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { luhnValid } from '../../../shared/card/luhn.ts';
 import type { Database } from '../../db/database.ts';
 import { PayframeError } from '../../errors.ts';
-import { databaseTargets } from '../../testing/databases.ts';
+import { databaseTargets } from '../../../test/kit/databases.ts';
 import { CardVault } from './card-vault.ts';
 import { VaultDecryptError, VaultKeys } from './keys.ts';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { tempDir } from '../../testing/databases.ts';
+import { tempDir } from '../../../test/kit/databases.ts';
 import {
   KEY_FILE_NAME,
   loadOrCreateKeyFile,

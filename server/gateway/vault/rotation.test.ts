@@ -2,17 +2,16 @@
  * Rotating the card encryption key, through the real app on every database target: cards stored
  * under key A; the servers switch to key B with A as an old key; `rotateVaultKeys` re-encrypts
  * while payments go on; then A is dropped and every card, merchant key and stored token still works,
- * with the same card ids and fingerprints. And `payframe keys rotate` end to end.
+ * with the same card ids and fingerprints. `payframe keys rotate` end to end:
+ * test/system/cli/keys-rotate.test.ts.
  */
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.ts';
-import { buildTestApp, type TestApp } from '../../testing/app.ts';
-import { databaseTargets, tempDir } from '../../testing/databases.ts';
+import { buildTestApp, type TestApp } from '../../../test/kit/app.ts';
+import { databaseTargets, tempDir } from '../../../test/kit/databases.ts';
 import { TEST_CARDS } from '../processor/simulator.ts';
-import { call, card, createMerchant, pay, type TestMerchant } from '../testing/gateway-kit.ts';
+import { call, card, createMerchant, pay, type TestMerchant } from '../../../test/kit/gateway/gateway-kit.ts';
 import { keyIdOf } from './keys.ts';
 import { loadVaultKeys, rotateVaultKeys } from './rotation.ts';
 
@@ -108,53 +107,4 @@ describe.each(databaseTargets())('card encryption key rotation ($name)', (target
     expect(onlyB.gateway.deps.vault.fingerprint(TEST_CARDS.visa)).toBe(visaFingerprint);
     expect(await onlyB.gateway.deps.merchants.transactionKey(db, m.id)).toBe(m.key);
   });
-});
-
-const BIN = fileURLToPath(new URL('../../../bin/payframe.js', import.meta.url));
-
-function payframe(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', CARD_ENCRYPTION_KEYS_OLD: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-describe('payframe keys rotate', () => {
-  it('re-encrypts under the new key, prints counts (--json), and finds nothing the second time', async () => {
-    const DATA_DIR = tempDir();
-    const created = await payframe(['merchant', 'create', '--name', 'Key Shop', '--json'], {
-      DATA_DIR,
-      CARD_ENCRYPTION_KEY: hex(A),
-    });
-    expect(created.code).toBe(0);
-
-    const rotated = await payframe(['keys', 'rotate', '--json'], {
-      DATA_DIR,
-      CARD_ENCRYPTION_KEY: hex(B),
-      CARD_ENCRYPTION_KEYS_OLD: hex(A),
-    });
-    expect(rotated.code).toBe(0);
-    expect(JSON.parse(rotated.stdout)).toEqual({
-      keyId: keyIdOf(B),
-      cards: { rotated: 0, remaining: 0 },
-      merchants: { rotated: 1, remaining: 0 },
-      indexKeys: { rotated: 1, remaining: 0 },
-    });
-
-    const human = await payframe(['keys', 'rotate'], { DATA_DIR, CARD_ENCRYPTION_KEY: hex(B) });
-    expect(human.code).toBe(0);
-    expect(human.stdout).toContain('Merchants re-encrypted: 0 (left: 0)');
-    expect(human.stdout).toContain('CARD_ENCRYPTION_KEYS_OLD can be emptied');
-    expect(human.stdout + human.stderr).not.toContain(hex(B));
-
-    const noKey = await payframe(['keys', 'rotate', '--json'], { DATA_DIR, CARD_ENCRYPTION_KEY: '' });
-    expect(noKey.code).toBe(1);
-    expect(JSON.parse(noKey.stdout).error.code).toBe('invalid_config');
-  }, 60_000);
 });

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type OperationName, operations } from '../../../shared/contract/index.ts';
 import { PayframeError } from '../../errors.ts';
-import { type ServedService, serveRecordingService } from '../conformance/serve.ts';
+import { type ServedService, serveRecordingService } from '../../../test/kit/soap/serve.ts';
 import { contentTypeOf, renderFault, SoapFault } from '../soap-fault.ts';
-import { sampleParams, sampleResult, type Variant } from '../testing/sample-values.ts';
+import { sampleParams, sampleResult, type Variant } from '../../../test/kit/soap/sample-values.ts';
 import {
   SoapContractError,
   SoapFaultError,
@@ -20,7 +20,7 @@ import {
   TransactionServiceClient,
   type TransactionServiceClientOptions,
 } from './transaction-service-client.ts';
-import { freePort } from '../../testing/net.ts';
+import { freePort } from '../../../test/kit/net.ts';
 
 let s: ServedService;
 

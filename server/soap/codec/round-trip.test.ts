@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { complexTypes, operations } from '../../../shared/contract/index.ts';
 import { SOAP11_NS, SOAP12_NS } from '../soap-fault.ts';
 import { openEnvelope } from '../soap-request.ts';
-import { sampleComplex, sampleParams, sampleResult, type Variant } from '../testing/sample-values.ts';
+import {
+  sampleComplex,
+  sampleParams,
+  sampleResult,
+  type Variant,
+} from '../../../test/kit/soap/sample-values.ts';
 import { childElements, readXml } from '../xml/index.ts';
 import { decodeComplex } from './decode.ts';
 import { type Writer, writeValue } from './encode.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { charsetLabel, decodeBytes } from './decode-bytes.ts';
 import { readXml } from './read-xml.ts';
-import { expectReadError } from './test-support.ts';
+import { expectReadError } from '../../../test/kit/soap/xml-documents.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const bytes = (...parts: (number[] | Uint8Array)[]) => Uint8Array.from(parts.flatMap((p) => [...p]));

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { XML_NS, XMLNS_NS } from './namespace-scope.ts';
 import { readXml } from './read-xml.ts';
-import { child, envelope, expectReadError, operationOf, SERVICE, SOAP11, SOAP12 } from './test-support.ts';
+import {
+  child,
+  envelope,
+  expectReadError,
+  operationOf,
+  SERVICE,
+  SOAP11,
+  SOAP12,
+} from '../../../test/kit/soap/xml-documents.ts';
 import { attr, childElements, textOf } from './xml-element.ts';
 
 // Envelope styles of the clients in docs: asmx-compatibility.md §3 "Client quirks".
