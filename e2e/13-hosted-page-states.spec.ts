@@ -3,9 +3,7 @@
  * clock the test moves: e2e/helpers/shift-clock.mjs), a canceled one, and the page inside a
  * merchant's iframe telling its parent what happens, by exact-origin postMessage only.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
@@ -17,62 +15,25 @@ import {
   merchantView,
   PAYFRAME_URL,
 } from './helpers/checkout.ts';
-import { COMPILED_SERVER } from './helpers/compiled-server.ts';
+import { type PayframeServer, startPayframeServer } from './helpers/payframe-server.ts';
 
 const SHOTS = path.resolve('test-results/screenshots');
 
 test.describe('expired session', () => {
   const port = Number(process.env.E2E_PORT ?? 3100) + 50;
-  const base = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-e2e-clock-'));
-  let server: ChildProcess;
+  let server: PayframeServer;
 
   test.beforeAll(async () => {
-    server = spawn(
-      process.execPath,
-      ['--import', './e2e/helpers/shift-clock.mjs', ...COMPILED_SERVER, 'serve'],
-      {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          DEMO_PORT: String(port + 1),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'warn',
-          DATABASE_URL: '',
-        },
-        stdio: 'ignore',
-      },
-    );
-    await expect
-      .poll(
-        () =>
-          fetch(`${base}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe(true);
+    server = await startPayframeServer({ port, prefix: 'payframe-e2e-clock-', shiftClock: true });
   });
-  test.afterAll(async () => {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  test.afterAll(() => server.stop());
 
   test('shows "expired" instead of the form, and the form turns to it too', async ({ page, request }) => {
-    const merchant = demoMerchant(dataDir);
-    const s = await createSession(
-      request,
-      { returnUrl: `http://127.0.0.1:${port + 1}/return` },
-      base,
-      merchant,
-    );
-    await page.goto(`${base}/pay/${s.token}`);
+    const merchant = demoMerchant(server.dataDir);
+    const s = await createSession(request, { returnUrl: `${server.store}/return` }, server.base, merchant);
+    await page.goto(`${server.base}/pay/${s.token}`);
     await expect(page.getByLabel('Card number')).toBeVisible();
-    server.kill('SIGUSR2'); // two hours later on the server
+    server.shiftClock(); // two hours later on the server
     await page.getByLabel('Card number').fill('4242424242424242');
     await page.getByLabel('Expiration date').fill(futureExpiry());
     await page.getByLabel('Security code').fill('123');

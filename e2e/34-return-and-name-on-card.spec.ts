@@ -1,6 +1,6 @@
 /**
  * Issue 14 §9 and §3, the merchant's checkout settings, on a server of this spec's own whose
- * merchants are set with `payframe merchant create|update` before it starts:
+ * merchants are set with `payframe merchant create|update` (handed to the running server):
  * - by default the hosted page goes back to the signed ReturnUrl at once after paying, and the
  *   browser's Back shows the paid session's receipt (not the form, not an error);
  * - with `--return-mode confirmation` the receipt stays until the shopper chooses "Return to …";
@@ -10,11 +10,6 @@
  *   never navigates it.
  * axe on every screen shown; screenshots light and dark attached to the report.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import {
@@ -24,23 +19,11 @@ import {
   futureExpiry,
   redirectSignatureValid,
 } from './helpers/checkout.ts';
-import { COMPILED_SERVER } from './helpers/compiled-server.ts';
+import { type PayframeServer, startPayframeServer } from './helpers/payframe-server.ts';
 
-const run = promisify(execFile);
 const port = Number(process.env.E2E_PORT ?? 3100) + 60;
 const base = `http://127.0.0.1:${port}`;
 const store = `http://127.0.0.1:${port + 1}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-e2e-settings-'));
-const env = {
-  ...process.env,
-  PORT: String(port),
-  DEMO_PORT: String(port + 1),
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'warn',
-  DATABASE_URL: '',
-};
 
 /**
  * The receipt's heading after Back: the page is \`no-store\`, so Chromium loads it again and the paid
@@ -49,39 +32,13 @@ const env = {
  */
 const RECEIPT_HEADING = /^(This order has already been paid\.|Payment successful)$/;
 
-let server: ChildProcess | null = null;
+let server: PayframeServer;
 /** A merchant at the defaults (returns at once, no name on card). */
 let quick: DemoMerchant;
 /** A merchant that keeps the confirmation and asks for the name on the card. */
 let careful: DemoMerchant;
 
-async function startServer(): Promise<void> {
-  server = spawn(process.execPath, [...COMPILED_SERVER, 'serve'], { env, stdio: 'ignore' });
-  await expect
-    .poll(
-      () =>
-        fetch(`${store}/static/demo.css`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { timeout: 60_000 },
-    )
-    .toBe(true);
-}
-
-async function stopServer(): Promise<void> {
-  if (!server) return;
-  const exited = new Promise((resolve) => server!.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-  server = null;
-}
-
-/** `payframe <args> --json` on this spec's data directory (the server stopped: PGlite is one process's). */
-async function payframe(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [...COMPILED_SERVER, ...args, '--json'], { env });
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
+const payframe = (...args: string[]) => server.payframe(args);
 
 async function merchant(name: string): Promise<DemoMerchant> {
   const m = await payframe('merchant', 'create', '--name', name, '--origin', store, '--website', `${store}/`);
@@ -116,26 +73,20 @@ test.describe('merchant checkout settings', () => {
   // Two full payments and two navigations a test, with axe and screenshots: more than the default.
   test.describe.configure({ timeout: 90_000 });
   test.beforeAll(async () => {
-    test.setTimeout(240_000); // two server starts and four commands
-    // First start: the demo merchant is made (and the demo store's pages are its).
-    await startServer();
-    await stopServer();
-    quick = await merchant('Quick Return Shop');
-    careful = await merchant('Careful Shop');
+    test.setTimeout(120_000); // a server start and four commands
+    // Its first start makes the demo merchant (and the demo store's pages are its).
+    server = await startPayframeServer({ port, prefix: 'payframe-e2e-settings-' });
+    [quick, careful] = await Promise.all([merchant('Quick Return Shop'), merchant('Careful Shop')]);
     const updated = await payframe(
       'merchant', 'update', '--merchant', careful.merchantId,
       '--return-mode', 'confirmation', '--name-on-card',
     ); // prettier-ignore
     expect(updated).toMatchObject({ returnMode: 'confirmation', nameOnCardRequired: true });
     // The demo merchant keeps the confirmation by default; here it returns at once, for the embed.
-    const demo = demoMerchant(dataDir);
+    const demo = demoMerchant(server.dataDir);
     await payframe('merchant', 'update', '--merchant', demo.merchantId, '--return-mode', 'immediate');
-    await startServer();
   });
-  test.afterAll(async () => {
-    await stopServer();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  test.afterAll(() => server?.stop());
 
   test('by default: back to the ReturnUrl right after paying; Back shows the receipt', async ({
     page,

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { totpCode } from '../server/gateway/users/totp.ts';
 import { PAYFRAME_URL } from './helpers/checkout.ts';
+import { laneDataDir } from './helpers/lanes.ts';
 import {
   codeFor,
   type DashboardServer,
@@ -315,8 +316,8 @@ test('an idle session ends: after 15 minutes the next call returns to the sign-i
 test("the first start's demo user (DATA_DIR/demo-merchant.json) signs in to the demo merchant", async ({
   page,
 }) => {
-  // The server playwright.config.ts starts, as `npm start` does on a first start.
-  const dir = process.env.PAYFRAME_E2E_DATA_DIR!;
+  // This lane's server, which playwright.config.ts starts as `npm start` does on a first start.
+  const dir = laneDataDir();
   const demo = JSON.parse(fs.readFileSync(path.join(dir, 'demo-merchant.json'), 'utf8')) as {
     dashboardUser: string;
     dashboardPassword: string;

@@ -7,19 +7,20 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, expect } from '@playwright/test';
+import { laneDataDir, lanePorts } from './lanes.ts';
 
-export const PAYFRAME_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;
-/** The demo store: the demo merchant's registered origin, so a valid ReturnUrl. */
-export const DEMO_URL = `http://127.0.0.1:${process.env.E2E_DEMO_PORT ?? 3101}`;
+/** This lane's Payframe server (lanes.ts). */
+export const PAYFRAME_URL = `http://127.0.0.1:${lanePorts().port}`;
+/** Its demo store: the demo merchant's registered origin, so a valid ReturnUrl. */
+export const DEMO_URL = `http://127.0.0.1:${lanePorts().demoPort}`;
 
 export interface DemoMerchant {
   merchantId: string;
   transactionKey: string;
 }
 
-/** The demo merchant the server made on first start (playwright.config.ts shares its DATA_DIR). */
-export function demoMerchant(dir = process.env.PAYFRAME_E2E_DATA_DIR): DemoMerchant {
-  if (!dir) throw new Error('PAYFRAME_E2E_DATA_DIR is not set: run the tests through playwright.config.ts');
+/** The demo merchant a server made on its first start (by default this lane's: lanes.ts). */
+export function demoMerchant(dir = laneDataDir()): DemoMerchant {
   return JSON.parse(fs.readFileSync(path.join(dir, 'demo-merchant.json'), 'utf8')) as DemoMerchant;
 }
 

@@ -1,27 +1,20 @@
 /**
  * Helpers of the dashboard's browser tests (e2e/dashboard-*.spec.ts). Each spec runs a Payframe
- * server of its own (the compiled one, as `npm start` runs it), because its users are made first
- * with the CLI (`payframe merchant create`, `payframe user create`), which needs the data directory
- * to itself (PGlite is one process's), and because the idle timeout is tested by moving that
- * server's clock (e2e/helpers/shift-clock.mjs: SIGUSR2 is two hours later). Payments are made
- * through the real doors: a checkout session paid through the checkout API (a sale with its order
- * number), an authorisation through SOAP.
+ * server of its own (payframe-server.ts: the compiled one, as `npm start` runs it), because the idle
+ * timeout is tested by moving that server's clock (e2e/helpers/shift-clock.mjs: SIGUSR2 is two hours
+ * later) and each spec's users and roles are its own; they are made with the CLI (`payframe
+ * merchant create`, `payframe user create`), handed to the running server. Payments are made through
+ * the real doors: a checkout session paid through the checkout API (a sale with its order number),
+ * an authorisation through SOAP.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { requiredDefaults } from '../../shared/contract/neutral.ts';
 import { totpCode, TOTP_STEP_SECONDS } from '../../server/gateway/users/totp.ts';
 import { TransactionServiceClient } from '../../server/soap/client/transaction-service-client.ts';
 import { createSession, type DemoMerchant, futureExpiry } from './checkout.ts';
-import { COMPILED_SERVER } from './compiled-server.ts';
-
-const run = promisify(execFile);
+import { startPayframeServer } from './payframe-server.ts';
 
 export interface DashboardUser {
   username: string;
@@ -51,86 +44,49 @@ export async function startDashboardServer(
   userNames: readonly string[],
   roles: Record<string, 'owner' | 'admin' | 'staff' | 'viewer'> = {},
 ): Promise<DashboardServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-e2e-dashboard-'));
-  const base = `http://127.0.0.1:${port}`;
-  const store = `http://127.0.0.1:${port + 1}`;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    DEMO_PORT: String(port + 1),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-  };
-  const payframe = async (args: string[], input?: string) => {
-    const child = run(process.execPath, [...COMPILED_SERVER, ...args, '--json'], { env });
-    if (input !== undefined) {
-      child.child.stdin?.end(input);
-    }
-    const { stdout } = await child;
-    return JSON.parse(stdout) as Record<string, unknown>;
-  };
-  const m = await payframe(['merchant', 'create', '--name', 'Dashboard Test Store', '--origin', store]);
-  const merchant = { merchantId: String(m.merchantId), transactionKey: String(m.transactionKey) };
-  const o = await payframe(['merchant', 'create', '--name', 'Another Store']);
-  const otherMerchant = { merchantId: String(o.merchantId), transactionKey: String(o.transactionKey) };
+  const server = await startPayframeServer({ port, prefix: 'payframe-e2e-dashboard-', shiftClock: true });
+  const [m, o] = await Promise.all([
+    server.payframe(['merchant', 'create', '--name', 'Dashboard Test Store', '--origin', server.store]),
+    server.payframe(['merchant', 'create', '--name', 'Another Store']),
+  ]);
+  const merchant = { merchantId: String(m!.merchantId), transactionKey: String(m!.transactionKey) };
+  const otherMerchant = { merchantId: String(o!.merchantId), transactionKey: String(o!.transactionKey) };
   const users: Record<string, DashboardUser> = {};
-  for (const name of userNames) {
-    const username = `${name}.${crypto.randomBytes(3).toString('hex')}`;
-    // Letters and digits, always (the password rules).
-    const password = `Pw7-${crypto.randomBytes(12).toString('base64url')}`;
-    await payframe(
-      [
-        'user',
-        'create',
-        '--merchant',
-        merchant.merchantId,
-        '--username',
-        username,
-        '--email',
-        `${username}@example.com`,
-        '--password-stdin',
-        ...(roles[name] ? ['--role', roles[name]] : []),
-      ],
-      `${password}\n`,
-    );
-    users[name] = { username, password };
-  }
-
-  const server: ChildProcess = spawn(
-    process.execPath,
-    ['--import', './e2e/helpers/shift-clock.mjs', ...COMPILED_SERVER, 'serve'],
-    { env, stdio: 'ignore' },
+  await Promise.all(
+    userNames.map(async (name) => {
+      const username = `${name}.${crypto.randomBytes(3).toString('hex')}`;
+      // Letters and digits, always (the password rules).
+      const password = `Pw7-${crypto.randomBytes(12).toString('base64url')}`;
+      await server.payframe(
+        [
+          'user',
+          'create',
+          '--merchant',
+          merchant.merchantId,
+          '--username',
+          username,
+          '--email',
+          `${username}@example.com`,
+          '--password-stdin',
+          ...(roles[name] ? ['--role', roles[name]] : []),
+        ],
+        `${password}\n`,
+      );
+      users[name] = { username, password };
+    }),
   );
-  await expect
-    .poll(
-      () =>
-        fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { timeout: 60_000 },
-    )
-    .toBe(true);
   let offset = 0;
   return {
-    base,
+    base: server.base,
     merchant,
     otherMerchant,
     users,
     shiftClock: () => {
-      server.kill('SIGUSR2');
+      server.shiftClock();
       offset += 2 * 60 * 60 * 1000;
     },
     clockOffsetMs: () => offset,
-    stop: async () => {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => server.stop(),
   };
 }
 

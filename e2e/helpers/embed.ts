@@ -1,14 +1,15 @@
 /**
  * Helpers of the embed tests (e2e/2x-*): the demo store's address (the merchant origin that
- * playwright.config.ts starts beside Payframe), paying in the checkout iframe like a shopper, and
+ * playwright.config.ts starts beside this lane's Payframe: lanes.ts), paying in the checkout iframe like a shopper, and
  * the page errors a test must not see (a CSP violation shows up as a console error).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type FrameLocator, type Page } from '@playwright/test';
+import { lanePorts } from './lanes.ts';
 
-export const PAYFRAME = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;
-export const DEMO = `http://127.0.0.1:${process.env.E2E_DEMO_PORT ?? 3101}`;
+export const PAYFRAME = `http://127.0.0.1:${lanePorts().port}`;
+export const DEMO = `http://127.0.0.1:${lanePorts().demoPort}`;
 export const SCREENSHOTS = path.resolve('test-results/screenshots');
 
 /** Test card data (docs/test-cards.md): 4242… approves. */
