@@ -28,7 +28,9 @@ test.use({ storageState: STATE });
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
   server = await startDashboardServer(PORT, ['owner', 'viewer'], { viewer: 'viewer' });
-  const context = await browser.newContext({ storageState: undefined });
+  // In English whichever test runs first: a describe's `test.use({ locale })` reaches this context
+  // when its test is the first to run (the system tier runs the Spanish one alone).
+  const context = await browser.newContext({ storageState: undefined, locale: 'en-US' });
   await enrol(await context.newPage(), server, server.users.owner!);
   fs.mkdirSync(path.dirname(STATE), { recursive: true });
   await context.storageState({ path: STATE });

@@ -57,7 +57,9 @@ test.beforeAll(async ({ browser }) => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/payframe/hooks`;
   server = await startDashboardServer(PORT, ['owner']);
-  const context = await browser.newContext({ storageState: undefined });
+  // In English whichever test runs first: a describe's `test.use({ locale })` reaches this context
+  // when its test is the first to run (the system tier runs the Spanish one alone).
+  const context = await browser.newContext({ storageState: undefined, locale: 'en-US' });
   await enrol(await context.newPage(), server, server.users.owner!);
   fs.mkdirSync(path.dirname(STATE), { recursive: true });
   await context.storageState({ path: STATE });
