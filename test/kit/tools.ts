@@ -18,7 +18,7 @@ export interface ExternalTool {
 
 export const PYTHON3 = '/usr/bin/python3';
 
-// The probes match scripts/system-deps.js, which installs these on CI and for `npm test`.
+// The probes match scripts/system-deps.js, which installs these on CI and for `npm run test:system`.
 export const python3Zeep: ExternalTool = {
   name: 'python3-zeep',
   install: `apt-get install python3-zeep (imported by ${PYTHON3})`,

@@ -9,7 +9,7 @@
  * migration is not committed yet, it is HEAD. PAYFRAME_PREVIOUS_RELEASE names another commit (a
  * tag, a hash) to upgrade from.
  *
- * It needs git history: `npm test` in CI runs on a `git archive` copy, where the suite is skipped
+ * It needs git history: `npm run test:system` in CI runs on a `git archive` copy, where the suite is skipped
  * with the reason `findPreviousRelease` gives.
  */
 import { execFileSync } from 'node:child_process';

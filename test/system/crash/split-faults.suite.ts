@@ -7,7 +7,7 @@
  *     transaction, the checkout's payment record, the same transaction id);
  *   - no session was charged twice (the processor's ledger, the gateway's transactions);
  *   - every pay that went in doubt ended with its true outcome, retried with its own key.
- * `SPLIT_FAULT_CYCLES` (default 1) repeats the three kills; `npm test` runs one cycle.
+ * `SPLIT_FAULT_CYCLES` (default 1) repeats the three kills; `npm run test:system` runs one cycle.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
