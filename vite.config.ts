@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { brandMarks } from './scripts/brand-marks-plugin.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -13,6 +14,7 @@ export default defineConfig({
   root: here('./widget/app'),
   base: '/',
   publicDir: false,
+  plugins: [brandMarks()],
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'preact' },
   },

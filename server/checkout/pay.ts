@@ -40,6 +40,7 @@ import { hitAll, type Rule } from './rate-limit.ts';
 import type { Attempt, Payment } from './records.ts';
 import { PAY_ENDPOINT, RECOVERY_INTERVAL_MS, recoverAttempt } from './recovery.ts';
 import { paidBody } from './redirect.ts';
+import { declinedFieldOf, declineReasonOf } from '../../shared/contract/decline-reasons.ts';
 import { announceCanceled } from './session-expiry.ts';
 import { challengeIdOf } from './three-ds-results.ts';
 
@@ -311,7 +312,9 @@ async function settle(
         }
         const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
         // The gateway signed the redirect with its answer, so nothing here reads the database again.
-        return answered(tx, deps, scope, await paidBody(deps.signer, status, payment));
+        // A card saved with this payment (the gateway answers its token): the receipt says so.
+        const saved = status === 'succeeded' && Boolean(res.Token);
+        return answered(tx, deps, scope, await paidBody(deps.signer, status, payment, saved));
       });
     }
     case 'Declined': {
@@ -332,9 +335,16 @@ async function settle(
         ]);
       }
       const decline = { kind: 'declined' as const, code, message, transactionId: res.TransactionID ?? null };
+      // The field it concerns, from the gateway's reason; in spec mode the service gives only the code.
+      const field = declinedFieldOf(res.DeclineReason ?? declineReasonOf(code, method, false));
       return deps.db.transaction(async (tx) => {
         await finishAttempt(tx, attempt, decline, now, session);
-        return answered(tx, deps, scope, { status: 'declined', code, message: declineMessage(code, method) });
+        return answered(tx, deps, scope, {
+          status: 'declined',
+          code,
+          message: declineMessage(code, method),
+          field,
+        });
       });
     }
     case 'ChallengeRequired': {

@@ -76,10 +76,13 @@ async function signaturesOf(
 export type PaidBody = { status: 'succeeded' | 'already_paid'; receipt: Receipt; redirectUrl: string | null };
 
 /** The pay answer for a paid session: `succeeded` for the attempt that paid it, else `already_paid`. */
+/** `cardSaved`: this payment also saved the card to the shopper's wallet (the receipt says so). */
 export async function paidBody(
   signer: Signer,
   status: 'succeeded' | 'already_paid',
   p: Payment,
+  cardSaved = false,
 ): Promise<PaidBody> {
-  return { status, receipt: receiptOf(p), redirectUrl: await signedRedirectUrl(signer, p) };
+  const receipt = cardSaved ? { ...receiptOf(p), cardSaved: true } : receiptOf(p);
+  return { status, receipt, redirectUrl: await signedRedirectUrl(signer, p) };
 }

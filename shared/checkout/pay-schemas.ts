@@ -86,8 +86,16 @@ export const Receipt = z.object({
   orderNumber: z.string().nullable(),
   merchantName: z.string().nullable(),
   paidAt: z.string(),
+  cardSaved: z.boolean().optional().meta({
+    description:
+      "true when the payment also saved the card to the wallet of the session's shopper e-mail (`saveCard`).",
+  }),
 });
 export type Receipt = z.infer<typeof Receipt>;
+
+/** The field a decline concerns, so the page marks it: the CVC, the expiry, the number, a bank number. */
+export const DeclinedField = z.enum(['card.number', 'card.expiry', 'card.cvv', 'ach.accountNumber', 'ach.routingNumber']);
+export type DeclinedField = z.infer<typeof DeclinedField>;
 
 export const PaySucceeded = z.object({
   status: z.enum(['succeeded', 'already_paid']),
@@ -102,6 +110,10 @@ export const PayDeclined = z.object({
   status: z.literal('declined'),
   code: z.string().meta({ description: 'The gateway ResponseCode (docs/test-cards.md "Response codes").' }),
   message: z.string(),
+  field: DeclinedField.nullable().optional().meta({
+    description:
+      'The one field the decline concerns (an incorrect CVC, an expired card, a wrong number or bank number); null when it concerns none.',
+  }),
 });
 
 export const PayRequiresAction = z.object({
@@ -138,6 +150,16 @@ export const WidgetSession = z.object({
       .int()
       .nullable()
       .meta({ description: "The merchant's corner radius in pixels (0–24); null: the default." }),
+    termsUrl: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "The merchant's terms of sale (http or https), linked in the page's footer." }),
+    privacyUrl: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "The merchant's privacy policy (http or https), linked in the page's footer." }),
   }),
   methods: z.array(PaymentMethodName),
   locale: z.string().nullable().meta({ description: 'The locale the merchant chose for the session.' }),
@@ -151,6 +173,10 @@ export const WidgetSession = z.object({
   returnMode: z.enum(['immediate', 'confirmation']).meta({
     description:
       'After a successful payment on the hosted page: straight back to the return URL (immediate), or the receipt until the shopper chooses to return (confirmation). An embedded form never navigates.',
+  }),
+  postalCode: z.enum(['required', 'hidden']).optional().meta({
+    description:
+      "The merchant asks for the billing postal code (required) or not (hidden: the address is not checked); absent: hidden.",
   }),
   nameOnCardRequired: z.boolean().meta({
     description:

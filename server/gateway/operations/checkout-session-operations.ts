@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../../shared/checkout/session-schemas.ts';
 import { canonicalRedirectString, redirectParams } from '../../../shared/checkout/redirect-signature.ts';
+import { declineReasonOf } from '../../../shared/contract/decline-reasons.ts';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { fromCents } from '../../../shared/money.ts';
 import { PayframeError } from '../../errors.ts';
@@ -29,7 +30,6 @@ import { requireService } from './wallet-operations.ts';
 type Detail = OperationResult<'GetCheckoutSession'>;
 type ListParams = OperationParams<'ListCheckoutSessions'>;
 type PayResult = OperationResult<'PayCheckoutSession'>;
-type DeclineReason = NonNullable<PayResult['DeclineReason']>;
 
 const STATUS: Record<SessionStatus, Detail['Status']> = {
   open: 'Open',
@@ -155,43 +155,6 @@ export async function getCheckoutSession(
     record && (call.principal.kind !== 'merchant' || call.principal.merchantId === record.session.merchantId);
   if (!record || !visible) throw new PayframeError('not_found', NOT_FOUND);
   return sessionDetail(deps, record);
-}
-
-/** The decline reason of an ISO 8583 (or NACHA) response code, as a code the checkout can act on. */
-export function declineReasonOf(code: string, method: 'card' | 'ach', partial: boolean): DeclineReason {
-  if (partial || code === '10') return 'PartialApproval';
-  switch (code) {
-    case '05':
-      return 'CardDeclined';
-    case '51':
-      return 'InsufficientFunds';
-    case '54':
-      return 'ExpiredCard';
-    case '14':
-      return method === 'ach' ? 'InvalidAccount' : 'InvalidCardNumber';
-    case 'N7':
-      return 'IncorrectCvc';
-    case '65':
-      return 'AuthenticationFailed';
-    case '57':
-      return 'MethodNotAccepted';
-    case 'R01':
-      return 'BankDeclined';
-    case 'R04':
-      return 'InvalidAccount';
-    case 'R28':
-      return 'InvalidRoutingNumber';
-    case '03':
-    case '12':
-    case '13':
-    case '30':
-      return 'InvalidRequest';
-    case '91':
-    case '96':
-      return 'ProcessorError';
-    default:
-      return method === 'ach' ? 'BankDeclined' : 'CardDeclined';
-  }
 }
 
 /**

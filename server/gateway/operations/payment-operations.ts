@@ -23,7 +23,7 @@ import {
 import { paymentCursor, paymentOf, paymentPage, type PaymentRow } from '../payments/payment-list.ts';
 import { followingRows, threeDsAt } from '../payments/payment-timeline.ts';
 import { getTransaction, type TransactionRow } from '../payments/transaction-rows.ts';
-import { declineReasonOf } from './checkout-session-operations.ts';
+import { declineReasonOf } from '../../../shared/contract/decline-reasons.ts';
 
 type Summary = ValueOf<'PaymentSummary'>;
 type PaymentEvent = ValueOf<'PaymentEvent'>;

@@ -1,7 +1,9 @@
 /**
  * The sandbox ACS's pages: the challenge ("Payframe test bank — verify this payment"), its result,
- * and the errors. Server-rendered strings, no script at all; the one `<style>` element carries the
- * response's CSP nonce. Everything interpolated is escaped. The words are the shopper's language's
+ * and the errors. Server-rendered strings; the one `<style>` element and the one small `<script>`
+ * carry the response's CSP nonce. The script tells the page that frames this one (the checkout)
+ * how tall the bank's page is, so the frame takes that height and no more: a message with the
+ * height only, posted to the origins allowed to frame the page (never to any origin). Everything interpolated is escaped. The words are the shopper's language's
  * (server/i18n: the session's locale, else the browser's); Arabic and Hebrew pages are right to left.
  */
 import {
@@ -70,6 +72,15 @@ const STYLE = `
   @media (max-height: 34rem) { main { padding: .5rem; } .card { padding: .75rem; } h1 { font-size: 1.15rem;
     margin-bottom: .5rem; } p, dl { margin-bottom: .5rem; } legend { margin-bottom: .5rem; } fieldset { gap: .5rem; } }
   @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }`;
+
+/**
+ * Posts `{source: 'payframe-3ds', height}` to the framing page whenever the page's height changes;
+ * `origins` are the frame ancestors ('self' is this page's own origin).
+ */
+export function sizeScript(nonce: string, origins: readonly string[]): string {
+  const targets = JSON.stringify(origins).replace(/</g, '\\u003c');
+  return `<script nonce="${escapeHtml(nonce)}">(function(){if(parent===window)return;var t=${targets}.map(function(o){return o==="'self'"?location.origin:o}),h=-1;function s(){var n=Math.ceil(document.documentElement.getBoundingClientRect().height);if(n===h)return;h=n;t.forEach(function(o){parent.postMessage({source:"payframe-3ds",height:n},o)})}if(window.ResizeObserver)new ResizeObserver(s).observe(document.documentElement);s()})();</script>`;
+}
 
 function layout(
   nonce: string,

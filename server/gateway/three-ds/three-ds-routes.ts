@@ -20,6 +20,7 @@ import {
   renderChallengePage,
   renderErrorPage,
   renderResultPage,
+  sizeScript,
 } from './three-ds-page.ts';
 import type { ChallengeOutcome, ChallengeStatus, ThreeDsService } from './three-ds-service.ts';
 
@@ -41,6 +42,7 @@ function pageCsp(nonce: string, frameAncestors: readonly string[]): string {
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
     "form-action 'self'",
     `frame-ancestors ${frameAncestors.join(' ')}`,
     "base-uri 'none'",
@@ -88,7 +90,8 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
       .header('content-security-policy', pageCsp(nonce, ancestors))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(render(nonce));
+      // The page's height, told to the checkout that frames it (three-ds-page.ts sizeScript).
+      .send(render(nonce).replace('</body>', () => `${sizeScript(nonce, ancestors)}\n</body>`));
   }
   const errorPage = (reply: FastifyReply, status: ErrorPageStatus, lang: ShopperLang) =>
     page(reply, status, (nonce) => renderErrorPage(nonce, status, lang));

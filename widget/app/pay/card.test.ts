@@ -61,9 +61,30 @@ describe('the form accepts what the checkout API accepts (shared/card/)', () => 
     ['990000000', '1234'],
     ['011000015', '123'],
   ])('routing %j, account %j', (routing, account) => {
-    const p = achProblems({ routing, account, accountType: 'checking', name: 'Ada', authorized: true });
+    const p = achProblems({
+      routing,
+      account,
+      confirm: account,
+      accountType: 'checking',
+      name: 'Ada',
+      authorized: true,
+    });
     expect(p.routing === undefined).toBe(RoutingNumber.safeParse(routing).success);
     expect(p.account === undefined).toBe(AccountNumber.safeParse(account).success);
+    expect(p.confirm).toBeUndefined();
+  });
+
+  it('asks for the account number twice, the same', () => {
+    const base = {
+      routing: '011000015',
+      account: '000123456789',
+      accountType: 'checking' as const,
+      name: 'Ada',
+      authorized: true,
+    };
+    expect(achProblems({ ...base, confirm: '' }).confirm).toEqual({ key: 'errConfirmRequired' });
+    expect(achProblems({ ...base, confirm: '000123456780' }).confirm).toEqual({ key: 'errConfirmMismatch' });
+    expect(achProblems({ ...base, confirm: base.account }).confirm).toBeUndefined();
   });
 });
 

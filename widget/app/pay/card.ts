@@ -74,7 +74,17 @@ export interface CardValues {
   name: string;
   zip: string;
 }
-export type Problem = { key: MessageKey; vars?: Record<string, string | number> };
+
+/** What the card form asks beyond number, expiry and CVC: the merchant's settings. */
+export interface CardAsks {
+  name: boolean;
+  postalCode: boolean;
+}
+/**
+ * A field's problem: a message of the page's dictionary, or words already in the shopper's language
+ * (a decline's message, shown at the field it concerns).
+ */
+export type Problem = { key: MessageKey; vars?: Record<string, string | number> } | { text: string };
 export type Problems<T> = Partial<Record<keyof T, Problem>>;
 
 export function cardNumberProblem(value: string): Problem | undefined {
@@ -95,20 +105,23 @@ export function cvvProblem(value: string, size: number): Problem | undefined {
   return new RegExp(`^\\d{${size}}$`).test(value) ? undefined : { key: 'errCvvLength', vars: { n: size } };
 }
 
-/** `askName`: the merchant asks for the name on the card (issue 14 §3); otherwise there is no field. */
-export function cardProblems(v: CardValues, askName: boolean): Problems<CardValues> {
+/** The name on the card and the postal code are checked only when the merchant asks for them. */
+export function cardProblems(v: CardValues, asks: CardAsks): Problems<CardValues> {
   const brand = brandOf(digitsOf(v.number));
   return {
     number: cardNumberProblem(v.number),
     expiry: expiryProblem(v.expiry),
     cvv: cvvProblem(v.cvv, brand.cvvSize),
-    name: askName && v.name.trim() === '' ? { key: 'errNameRequired' } : undefined,
+    name: asks.name && v.name.trim() === '' ? { key: 'errNameRequired' } : undefined,
+    zip: asks.postalCode && v.zip.trim() === '' ? { key: 'errZipRequired' } : undefined,
   };
 }
 
 export interface AchValues {
   routing: string;
   account: string;
+  /** The account number typed a second time: a digit wrong is caught before the bank sees it. */
+  confirm: string;
   accountType: 'checking' | 'savings' | 'businessChecking';
   name: string;
   authorized: boolean;
@@ -118,6 +131,12 @@ export function achProblems(v: AchValues): Problems<AchValues> {
   return {
     routing: abaRoutingValid(v.routing) ? undefined : { key: 'errRouting' },
     account: bankAccountNumberValid(v.account) ? undefined : { key: 'errAccount' },
+    confirm:
+      v.confirm === ''
+        ? { key: 'errConfirmRequired' }
+        : v.confirm !== v.account
+          ? { key: 'errConfirmMismatch' }
+          : undefined,
     name: v.name.trim() === '' ? { key: 'errNameOnAccount' } : undefined,
     authorized: v.authorized ? undefined : { key: 'errAuthorize' },
   };

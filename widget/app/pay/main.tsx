@@ -1,6 +1,6 @@
 /** The hosted payment page `/pay/:token` (and its embed mode, `?embed=1`; the dashboard's preview). */
-import { render } from 'preact';
-import { App, type Initial } from './components/app.tsx';
+import { hydrate, render } from 'preact';
+import { App, type Initial, type PageLayout } from './components/app.tsx';
 import { createEmbed } from './embed.ts';
 import { documentLang, english, loadI18n } from './i18n/index.ts';
 import { pageSession } from './page-state.ts';
@@ -14,6 +14,8 @@ const root = document.documentElement;
 const theme = checkTheme(params.get('theme'));
 const preview = token === PREVIEW_TOKEN;
 const embed = preview ? null : createEmbed(params);
+const embedded = !preview && params.get('embed') === '1';
+const layout: PageLayout = embedded && params.get('layout') === 'fields' ? 'fields' : 'full';
 // A theme refused is shown as the default look, and the loader hears why (issue 14 §12).
 if (!theme) embed?.send({ type: 'loaderror', data: { reason: 'invalid_theme' } });
 if (embed) root.classList.add('pf-embed');
@@ -25,12 +27,24 @@ applyBranding(session?.merchant ?? { brandColor: null, cornerRadius: null }, the
 const app = document.getElementById('app');
 let renders = 0;
 const start = (initial?: Initial) => {
-  // The preview's each draft is a fresh page (a new key), as a reload with it would be.
-  if (app)
-    render(
-      <App key={renders++} token={token} params={params} embed={embed} initial={initial} preview={preview} />,
-      app,
-    );
+  if (!app) return;
+  const page = (
+    <App
+      // The preview's each draft is a fresh page (a new key), as a reload with it would be.
+      key={renders++}
+      token={token}
+      params={params}
+      embed={embed}
+      embedded={embedded}
+      layout={layout}
+      origin={location.origin}
+      initial={initial}
+      preview={preview}
+    />
+  );
+  // The server rendered the page from the same state (render-page.tsx): it is taken over as it is.
+  if (renders === 1 && app.hasAttribute('data-rendered')) hydrate(page, app);
+  else render(page, app);
 };
 
 // The session the HTML carried renders at once, in the language the page route chose and wrote on

@@ -42,6 +42,7 @@ const RECEIPT_FIELDS: Record<keyof Receipt, Check> = {
   orderNumber: strOrNull,
   merchantName: strOrNull,
   paidAt: str,
+  cardSaved: optional(bool),
 };
 
 const SESSION_FIELDS: Record<keyof WidgetSession, Check> = {
@@ -57,12 +58,15 @@ const SESSION_FIELDS: Record<keyof WidgetSession, Check> = {
     website: strOrNull,
     brandColor: strOrNull,
     cornerRadius: (v) => v === null || Number.isInteger(v),
+    termsUrl: optional(strOrNull),
+    privacyUrl: optional(strOrNull),
   }),
   methods: list((v) => v === 'card' || v === 'ach'),
   locale: strOrNull,
   embedOrigins: list(str),
   threeDSecure: bool,
   returnMode: (v) => v === 'immediate' || v === 'confirmation',
+  postalCode: optional((v) => v === 'required' || v === 'hidden'),
   nameOnCardRequired: bool,
   shopper: obj({ email: strOrNull, firstName: strOrNull, lastName: strOrNull, zipCode: strOrNull }),
   backUrl: strOrNull,

@@ -2,6 +2,7 @@
  * The server's per-field errors (`error.fields[].field`, paths of the PayBody) on the form's own
  * inputs, in the shopper's language. The server's check is the authoritative one.
  */
+import type { DeclinedField } from '../../../shared/checkout/index.ts';
 import type { AchValues, CardValues, Problem, Problems } from './card.ts';
 
 const CARD: Record<string, [keyof CardValues, Problem]> = {
@@ -37,4 +38,23 @@ export function serverProblems(fields: { field: string }[] | undefined): ServerP
     out.count++;
   }
   return out;
+}
+
+/** A decline at the one field it concerns (`field` from the server), in the shopper's words. */
+export function declineProblems(field: DeclinedField | null, text: string): ServerProblems {
+  const problem: Problem = { text };
+  switch (field) {
+    case 'card.number':
+      return { card: { number: problem }, ach: {}, count: 1 };
+    case 'card.expiry':
+      return { card: { expiry: problem }, ach: {}, count: 1 };
+    case 'card.cvv':
+      return { card: { cvv: problem }, ach: {}, count: 1 };
+    case 'ach.accountNumber':
+      return { card: {}, ach: { account: problem }, count: 1 };
+    case 'ach.routingNumber':
+      return { card: {}, ach: { routing: problem }, count: 1 };
+    default:
+      return NO_PROBLEMS;
+  }
 }

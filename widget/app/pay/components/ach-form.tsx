@@ -1,10 +1,15 @@
-/** Bank account (ACH) entry: ABA routing checksum, 4–17 digit account, type, name, authorisation. */
+/**
+ * Bank account (ACH) entry: the ABA routing checksum, a 4–17 digit account typed twice (a digit
+ * wrong is caught here, not days later as a return), the account type, the name, and the
+ * shopper's authorisation of this one debit.
+ */
 import type { ComponentChildren } from 'preact';
 import type { PayBody } from '../../../../shared/checkout/index.ts';
 import { type AchValues, achProblems, digitsOf, type Problems } from '../card.ts';
 import { useI18n } from '../i18n/context.ts';
-import { Field } from './field.tsx';
+import { Field, problemText } from './field.tsx';
 import { useFormState } from './form-state.ts';
+import { FormSummary } from './form-summary.tsx';
 
 interface Props {
   initialName: string;
@@ -12,39 +17,23 @@ interface Props {
   amount: string;
   serverProblems: Problems<AchValues>;
   onSubmit: (body: PayBody) => void;
-  onInvalid: (count: number) => void;
   children: ComponentChildren;
 }
 
 const TYPES = ['checking', 'savings', 'businessChecking'] as const;
 
-export function AchForm({
-  initialName,
-  merchant,
-  amount,
-  serverProblems,
-  onSubmit,
-  onInvalid,
-  children,
-}: Props) {
+export function AchForm({ initialName, merchant, amount, serverProblems, onSubmit, children }: Props) {
   const { t } = useI18n();
-  const {
-    values: v,
-    form,
-    shown,
-    set,
-    blur,
-    validate,
-  } = useFormState<AchValues>(
-    { routing: '', account: '', accountType: 'checking', name: initialName, authorized: false },
+  const state = useFormState<AchValues>(
+    { routing: '', account: '', confirm: '', accountType: 'checking', name: initialName, authorized: false },
     achProblems,
     serverProblems,
-    onInvalid,
   );
+  const { values: v, form, shown, set, leave } = state;
 
   const submit = (e: Event) => {
     e.preventDefault();
-    if (!validate()) return;
+    if (!state.validate()) return;
     onSubmit({
       method: 'ach',
       ach: {
@@ -56,7 +45,11 @@ export function AchForm({
       },
     });
   };
-  const authProblem = shown('authorized');
+  const digitsInto = (k: 'routing' | 'account' | 'confirm', max: number) => (e: Event) => {
+    const el = e.currentTarget as HTMLInputElement;
+    set(k, (el.value = digitsOf(el.value).slice(0, max)));
+  };
+  const auth = shown('authorized');
 
   return (
     <form ref={form} onSubmit={submit} noValidate class="pf-form" aria-label={t('methodAch')}>
@@ -64,27 +57,40 @@ export function AchForm({
         id="ach-routing"
         label={t('routingNumber')}
         hint={t('routingHint')}
+        hintHidden
+        placeholder="123456789"
         inputMode="numeric"
         autocomplete="off"
         value={v.routing}
         maxLength={9}
         problem={shown('routing')}
-        onInput={(e) => set('routing', (e.currentTarget.value = digitsOf(e.currentTarget.value).slice(0, 9)))}
-        onBlur={blur('routing')}
+        onInput={digitsInto('routing', 9)}
+        onBlur={leave('routing')}
       />
-      <Field
-        id="ach-account"
-        label={t('accountNumber')}
-        inputMode="numeric"
-        autocomplete="off"
-        value={v.account}
-        maxLength={17}
-        problem={shown('account')}
-        onInput={(e) =>
-          set('account', (e.currentTarget.value = digitsOf(e.currentTarget.value).slice(0, 17)))
-        }
-        onBlur={blur('account')}
-      />
+      <div class="pf-row">
+        <Field
+          id="ach-account"
+          label={t('accountNumber')}
+          inputMode="numeric"
+          autocomplete="off"
+          value={v.account}
+          maxLength={17}
+          problem={shown('account')}
+          onInput={digitsInto('account', 17)}
+          onBlur={leave('account')}
+        />
+        <Field
+          id="ach-confirm"
+          label={t('confirmAccountNumber')}
+          inputMode="numeric"
+          autocomplete="off"
+          value={v.confirm}
+          maxLength={17}
+          problem={shown('confirm')}
+          onInput={digitsInto('confirm', 17)}
+          onBlur={leave('confirm')}
+        />
+      </div>
       <fieldset class="pf-radios">
         <legend>{t('accountType')}</legend>
         {TYPES.map((type) => (
@@ -109,22 +115,28 @@ export function AchForm({
         maxLength={100}
         problem={shown('name')}
         onInput={(e) => set('name', e.currentTarget.value)}
-        onBlur={blur('name')}
+        onBlur={leave('name')}
       />
       <div class="pf-check pf-authorize">
         <input
           id="ach-authorize"
           type="checkbox"
           checked={v.authorized}
-          aria-invalid={authProblem ? 'true' : 'false'}
-          aria-describedby={authProblem ? 'ach-authorize-error' : undefined}
+          aria-invalid={auth ? 'true' : 'false'}
+          aria-describedby={auth ? 'ach-authorize-error' : 'ach-timeline'}
           onChange={(e) => set('authorized', e.currentTarget.checked)}
         />
-        <label for="ach-authorize">{t('achAuthorize', { merchant, amount })}</label>
+        <div>
+          <label for="ach-authorize">{t('achAuthorize', { merchant, amount })}</label>
+          <p class="pf-hint" id="ach-timeline">
+            {t('achTimeline')}
+          </p>
+        </div>
       </div>
-      <p class="pf-error" id="ach-authorize-error" aria-live="polite">
-        {authProblem ? t(authProblem.key) : null}
+      <p class="pf-error" id="ach-authorize-error" aria-live={auth?.announce ? 'polite' : undefined}>
+        {auth ? problemText(t, auth.problem) : null}
       </p>
+      <FormSummary count={state.submitted ? state.count() : 0} />
       {children}
     </form>
   );

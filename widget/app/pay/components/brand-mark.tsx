@@ -1,55 +1,37 @@
 /**
- * Small card-brand marks (issue 14 §3): inline SVG, a few hundred bytes for all of them, drawn as
- * simple shapes in each brand's colours (no logos copied in). Decorative: the brand's name is said
- * in text beside it or in the field's description.
+ * The card networks' own marks (the `payment-icons` package's SVGs, made small at build time:
+ * scripts/brand-marks-plugin.ts), as images of the build: cached for good, outside the page's
+ * script. Decorative: the brand's name is said in text beside the mark or in the field's
+ * description.
  */
-const MARKS: Record<string, preact.JSX.Element> = {
-  visa: (
-    <>
-      <rect width="32" height="20" rx="3" fill="#1a1f71" />
-      <path d="M6 7h20v2H6zM6 11h14v2H6z" fill="#f7b600" />
-    </>
-  ),
-  mastercard: (
-    <>
-      <rect width="32" height="20" rx="3" fill="#000" />
-      <circle cx="13" cy="10" r="6" fill="#eb001b" />
-      <circle cx="19" cy="10" r="6" fill="#f79e1b" fill-opacity=".85" />
-    </>
-  ),
-  'american-express': (
-    <>
-      <rect width="32" height="20" rx="3" fill="#2e77bc" />
-      <path d="M5 6h22v3H5zM5 11h22v3H5z" fill="#fff" />
-    </>
-  ),
-  discover: (
-    <>
-      <rect width="32" height="20" rx="3" fill="#fff" stroke="#767676" />
-      <circle cx="20" cy="10" r="5" fill="#f48120" />
-    </>
-  ),
-};
+import { MARK_URLS } from 'virtual:brand-marks';
 
-/** The brands shown before typing: those the form knows a mark for. */
+/** Every brand with a mark, as credit-card-type names it, and as the page writes it. */
 export const MARKED_BRANDS = [
   ['visa', 'Visa'],
   ['mastercard', 'Mastercard'],
   ['american-express', 'American Express'],
   ['discover', 'Discover'],
+  ['diners-club', 'Diners Club'],
+  ['jcb', 'JCB'],
+  ['unionpay', 'UnionPay'],
 ] as const;
+
+/** The marks shown in the card number field before a brand is known. */
+export const LEAD_BRANDS = MARKED_BRANDS.slice(0, 4);
 
 /** The mark's key for a brand as the gateway names it ('Visa', 'Mastercard'…); '' when it has none. */
 export function markOf(brandName: string | null): string {
-  return MARKED_BRANDS.find(([, name]) => name === brandName)?.[0] ?? '';
+  const name = (brandName ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  return (
+    MARKED_BRANDS.find(
+      ([type, n]) => n.toLowerCase().replace(/[^a-z]/g, '') === name || type === name,
+    )?.[0] ?? ''
+  );
 }
 
 export function BrandMark({ type }: { type: string }) {
-  const mark = MARKS[type];
-  if (!mark) return null;
-  return (
-    <svg class="pf-brand" viewBox="0 0 32 20" width="32" height="20" aria-hidden="true" data-brand={type}>
-      {mark}
-    </svg>
-  );
+  const url = (MARK_URLS as Record<string, string | undefined>)[type];
+  if (!url) return null;
+  return <img class="pf-brand" src={url} alt="" width={32} height={20} data-brand={type} decoding="async" />;
 }

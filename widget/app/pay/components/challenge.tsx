@@ -1,8 +1,11 @@
 /**
  * 3-D Secure (docs/3ds-sandbox.md): the bank's challenge in a frame of this page, and its result
- * polled about once a second until the shopper has answered. Below 480 px it takes the whole
- * viewport as a modal <dialog> in the top layer (issue 14 §8), its frame filling what the heading
- * leaves, so the bank's buttons are in view without scrolling inside a nested frame.
+ * polled about once a second until the shopper has answered. The frame takes the height of the
+ * bank's page as the page tells it (a `{source: 'payframe-3ds', height}` message from the frame,
+ * from the challenge's own origin), so no empty band is left under it; a bank that says nothing
+ * keeps the default height. Below 480 px it takes the whole viewport as a modal <dialog> in the top
+ * layer, its frame filling what the heading leaves, so the bank's buttons are in view without
+ * scrolling inside a nested frame.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ChallengeResult, challengeResult } from '../api.ts';
@@ -31,10 +34,35 @@ function inLanguage(challengeUrl: string, lang: string): string {
   }
 }
 
+/** The bank's page height as its frame reports it, for the frame's own height (null: not told). */
+function useFrameHeight(frame: { current: HTMLIFrameElement | null }, challengeUrl: string): number | null {
+  const [height, setHeight] = useState<number | null>(null);
+  useEffect(() => {
+    let origin = '';
+    try {
+      origin = new URL(challengeUrl, location.href).origin;
+    } catch {
+      return;
+    }
+    const heard = (e: MessageEvent) => {
+      const d = e.data as { source?: unknown; height?: unknown } | null;
+      if (e.origin !== origin || e.source !== frame.current?.contentWindow || d?.source !== 'payframe-3ds')
+        return;
+      if (typeof d.height === 'number' && Number.isFinite(d.height) && d.height > 0)
+        setHeight(Math.min(Math.ceil(d.height), 2000));
+    };
+    window.addEventListener('message', heard);
+    return () => window.removeEventListener('message', heard);
+  }, [challengeUrl]);
+  return height;
+}
+
 export function Challenge({ challengeUrl, resultUrl, onDone, onCancel }: Props) {
   const { t, lang } = useI18n();
   const heading = useRef<HTMLHeadingElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const told = useFrameHeight(frame, challengeUrl);
   const [narrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW).matches);
   useEffect(() => {
     const d = dialog.current;
@@ -73,7 +101,14 @@ export function Challenge({ challengeUrl, resultUrl, onDone, onCancel }: Props) 
         {t('tdsTitle')}
       </h2>
       <p>{t('tdsBody')}</p>
-      <iframe src={inLanguage(challengeUrl, lang)} title={t('tdsFrame')} class="pf-tds-frame" />
+      <iframe
+        ref={frame}
+        src={inLanguage(challengeUrl, lang)}
+        title={t('tdsFrame')}
+        class="pf-tds-frame"
+        // The bank's page height, plus the frame's own border (the dialog's frame fills instead).
+        style={told && !narrow ? { height: `${told + 2}px` } : undefined}
+      />
       <button type="button" class="pf-link" onClick={onCancel}>
         {t('tdsCancel')}
       </button>

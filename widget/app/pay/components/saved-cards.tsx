@@ -22,7 +22,7 @@ const RESEND_AFTER_S = 30;
 interface Props {
   api: SessionApi;
   onSubmit: (body: PayBody, wallet: string) => void;
-  onInvalid: (count: number) => void;
+  /** Back to the card form: offered on every step, first in the box (no dead end). */
   onClose: () => void;
   /** false: the checkout cannot remove a saved card, so no Remove button is shown. */
   canRemove: boolean;
@@ -38,7 +38,7 @@ type Step =
 /** The cards that can still pay (see cardExpired), in the list's order. */
 const usable = (cards: WalletCard[]) => cards.filter((c) => !cardExpired(c, new Date()));
 
-export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, children }: Props) {
+export function SavedCards({ api, onSubmit, onClose, canRemove, children }: Props) {
   const { t, lang } = useI18n();
   const [step, setStep] = useState<Step>({ kind: 'sending' });
   const [code, setCode] = useState('');
@@ -72,7 +72,9 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, child
   }, [step.kind, wait]);
   useEffect(() => {
     // Each step's first control gets focus, so keyboard and screen-reader users follow along.
-    box.current?.querySelector<HTMLElement>('input:not([type=radio]), input:checked, button')?.focus();
+    box.current
+      ?.querySelector<HTMLElement>('input:not([type=radio]), input:checked, button:not(.pf-wallet-back)')
+      ?.focus();
   }, [step.kind]);
 
   const verify = async (e: Event) => {
@@ -80,7 +82,7 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, child
     if (step.kind !== 'code' || verifying) return;
     if (!/^\d{6}$/.test(code)) {
       setCodeProblem({ key: 'errCodeFormat' });
-      return void setTimeout(() => focusFirstInvalid(box.current), 0);
+      return focusFirstInvalid(box.current);
     }
     setVerifying(true);
     const res = await api.verify(step.verificationId, code);
@@ -95,7 +97,7 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, child
             ? 'errCodeWrong'
             : 'rateLimited',
       });
-      return void setTimeout(() => focusFirstInvalid(box.current), 0);
+      return focusFirstInvalid(box.current);
     }
     const wallet = res.data.walletToken;
     const cards = await api.cards(wallet);
@@ -126,15 +128,18 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, child
     e.preventDefault();
     if (step.kind !== 'cards' || !card) return;
     setCvvTouched(true);
-    if (cvvProblem(cvv, cvvSize)) {
-      onInvalid(1);
-      return setTimeout(() => focusFirstInvalid(box.current), 0);
-    }
+    if (cvvProblem(cvv, cvvSize)) return focusFirstInvalid(box.current);
     onSubmit({ method: 'saved', tokenGuid: card.tokenGuid, cvv }, step.wallet);
   };
 
   return (
     <div ref={box} class="pf-wallet" data-testid="wallet">
+      <button type="button" class="pf-link pf-wallet-back" onClick={onClose}>
+        <span aria-hidden="true" class="pf-back-arrow">
+          ←
+        </span>{' '}
+        {t('useAnother')}
+      </button>
       {step.kind === 'sending' ? <p role="status">{t('processing')}</p> : null}
       {step.kind === 'send-failed' ? (
         <p role="alert" class="pf-alert">
@@ -151,7 +156,7 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, child
             inputMode="numeric"
             maxLength={6}
             value={code}
-            problem={codeProblem}
+            problem={codeProblem && { problem: codeProblem, announce: false }}
             onInput={(e) => {
               setCode((e.currentTarget.value = digitsOf(e.currentTarget.value).slice(0, 6)));
               setCodeProblem(undefined);
@@ -243,7 +248,7 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, child
               inputMode="numeric"
               maxLength={4}
               value={cvv}
-              problem={cvvErr}
+              problem={cvvErr && { problem: cvvErr, announce: false }}
               onInput={(e) => setCvv((e.currentTarget.value = digitsOf(e.currentTarget.value).slice(0, 4)))}
               onBlur={() => setCvvTouched(true)}
             />
@@ -251,9 +256,6 @@ export function SavedCards({ api, onSubmit, onInvalid, onClose, canRemove, child
           </form>
         )
       ) : null}
-      <button type="button" class="pf-link" onClick={onClose}>
-        {t('useAnother')}
-      </button>
     </div>
   );
 }

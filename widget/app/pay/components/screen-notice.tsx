@@ -12,10 +12,12 @@ interface Props {
   screen: NoticeScreen;
   /** "← Back to {merchant}" as a button, on the screens of a session that has ended; null: none. */
   storeLink: ComponentChild;
+  /** In a merchant's page (a modal, an iframe): "close this page" is not the shopper's to do. */
+  embedded: boolean;
   onRetry: () => void;
 }
 
-export function ScreenNotice({ screen, storeLink, onRetry }: Props) {
+export function ScreenNotice({ screen, storeLink, embedded, onRetry }: Props) {
   const { t } = useI18n();
   switch (screen.kind) {
     case 'load-failed':
@@ -42,7 +44,7 @@ export function ScreenNotice({ screen, storeLink, onRetry }: Props) {
     case 'canceled':
       return (
         <Notice title={t('canceledTitle')} testId="canceled">
-          <p>{t('canceledBody')}</p>
+          <p>{t(embedded ? 'canceledBodyEmbedded' : 'canceledBody')}</p>
           {storeLink}
         </Notice>
       );

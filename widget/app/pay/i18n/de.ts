@@ -91,12 +91,10 @@ export const messages: Messages = {
   rCard: 'Karte',
   rApproval: 'Genehmigungsnummer',
   rBankAccount: 'Bankkonto',
-  rAchProcessing: '{account} – in Bearbeitung',
   rDate: 'Datum',
   rTransaction: 'Transaktion',
   returnTo: 'Zurück zu {merchant}',
   theMerchant: 'dem Shop',
-  useSaved: 'Gespeicherte Karte verwenden',
   walletIntro: 'Wir senden Ihnen einen Einmalcode per E-Mail, um Ihre gespeicherten Karten anzuzeigen.',
   sendCode: 'Code senden',
   codeSentTo: 'Falls für {to} Karten gespeichert sind, haben wir dorthin einen 6-stelligen Code gesendet.',
@@ -121,6 +119,29 @@ export const messages: Messages = {
   cardExpired: '{card}, abgelaufen ({date})',
   errWalletExpired:
     'Ihre gespeicherten Karten sind wieder gesperrt. Fordern Sie einen neuen Code an, um sie zu verwenden.',
+  cardInformation: 'Kartendaten',
+  cardNumberHint: 'Die lange Nummer auf der Vorderseite Ihrer Karte',
+  expiryPlaceholder: 'MM / JJ',
+  cvvPlaceholder: 'CVC',
+  errZipRequired: 'Geben Sie die Postleitzahl ein.',
+  confirmAccountNumber: 'Kontonummer bestätigen',
+  errConfirmRequired: 'Geben Sie die Kontonummer noch einmal ein.',
+  errConfirmMismatch: 'Die Kontonummern stimmen nicht überein.',
+  achTimeline: 'Eine Bankzahlung dauert 3 bis 5 Werktage.',
+  achSubmittedTitle: 'Zahlung übermittelt',
+  achSubmittedBody:
+    'Ihre Bankzahlung an {merchant} wird bearbeitet. Sie ist meist nach 3 bis 5 Werktagen abgeschlossen; bis dahin kann Ihre Bank sie noch zurückgeben.',
+  rSubmitted: 'Übermittelt',
+  cardSavedFor:
+    'Ihre Karte ist für {to} gespeichert: Beim nächsten Mal entsperrt sie ein Code, der dorthin gesendet wird.',
+  haveSaved: 'Sie haben eine gespeicherte Karte?',
+  getCode: 'Code anfordern',
+  showDetails: 'Details',
+  hideDetails: 'Details ausblenden',
+  total: 'Gesamt',
+  terms: 'AGB',
+  privacy: 'Datenschutz',
+  canceledBodyEmbedded: 'Es wurde keine Zahlung ausgeführt.',
 };
 
 export const declines: DeclineMessages = {

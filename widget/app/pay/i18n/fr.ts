@@ -88,12 +88,10 @@ export const messages: Messages = {
   rCard: 'Carte',
   rApproval: "Numéro d'autorisation",
   rBankAccount: 'Compte bancaire',
-  rAchProcessing: '{account} — en cours de traitement',
   rDate: 'Date',
   rTransaction: 'Transaction',
   returnTo: 'Retour à {merchant}',
   theMerchant: 'la boutique',
-  useSaved: 'Utiliser une carte enregistrée',
   walletIntro:
     'Nous allons envoyer un code à usage unique à votre adresse e-mail pour afficher vos cartes enregistrées.',
   sendCode: 'Envoyer le code',
@@ -119,6 +117,29 @@ export const messages: Messages = {
   cardExpired: '{card}, expirée depuis {date}',
   errWalletExpired:
     'Vos cartes enregistrées sont de nouveau verrouillées. Demandez un nouveau code pour les utiliser.',
+  cardInformation: 'Informations de la carte',
+  cardNumberHint: 'Le numéro long au recto de votre carte',
+  expiryPlaceholder: 'MM / AA',
+  cvvPlaceholder: 'CVC',
+  errZipRequired: 'Saisissez le code postal.',
+  confirmAccountNumber: 'Confirmez le numéro de compte',
+  errConfirmRequired: 'Saisissez à nouveau le numéro de compte.',
+  errConfirmMismatch: 'Les numéros de compte ne correspondent pas.',
+  achTimeline: 'Un paiement bancaire prend de 3 à 5 jours ouvrés.',
+  achSubmittedTitle: 'Paiement envoyé',
+  achSubmittedBody:
+    "Votre paiement bancaire à {merchant} est en cours de traitement. Il aboutit généralement en 3 à 5 jours ouvrés ; d'ici là, votre banque peut encore le rejeter.",
+  rSubmitted: 'Envoyé',
+  cardSavedFor:
+    'Votre carte est enregistrée pour {to} : la prochaine fois, un code envoyé à cette adresse la déverrouille.',
+  haveSaved: 'Vous avez une carte enregistrée ?',
+  getCode: 'Recevoir un code',
+  showDetails: 'Détails',
+  hideDetails: 'Masquer les détails',
+  total: 'Total',
+  terms: 'Conditions',
+  privacy: 'Confidentialité',
+  canceledBodyEmbedded: "Aucun paiement n'a été effectué.",
 };
 
 export const declines: DeclineMessages = {

@@ -87,12 +87,10 @@ export const messages: Messages = {
   rCard: 'Kaart',
   rApproval: 'Autorisatiecode',
   rBankAccount: 'Bankrekening',
-  rAchProcessing: '{account} — wordt verwerkt',
   rDate: 'Datum',
   rTransaction: 'Transactie',
   returnTo: 'Terug naar {merchant}',
   theMerchant: 'de winkel',
-  useSaved: 'Een opgeslagen kaart gebruiken',
   walletIntro: 'We sturen een eenmalige code naar je e-mailadres om je opgeslagen kaarten te tonen.',
   sendCode: 'Code versturen',
   codeSentTo:
@@ -118,6 +116,29 @@ export const messages: Messages = {
   cardExpired: '{card}, verlopen ({date})',
   errWalletExpired:
     'Je opgeslagen kaarten zijn weer vergrendeld. Vraag een nieuwe code aan om ze te gebruiken.',
+  cardInformation: 'Kaartgegevens',
+  cardNumberHint: 'Het lange nummer op de voorkant van je kaart',
+  expiryPlaceholder: 'MM / JJ',
+  cvvPlaceholder: 'CVC',
+  errZipRequired: 'Vul de postcode in.',
+  confirmAccountNumber: 'Bevestig het rekeningnummer',
+  errConfirmRequired: 'Vul het rekeningnummer nog een keer in.',
+  errConfirmMismatch: 'De rekeningnummers komen niet overeen.',
+  achTimeline: 'Een bankbetaling duurt 3 tot 5 werkdagen.',
+  achSubmittedTitle: 'Betaling verzonden',
+  achSubmittedBody:
+    'Je bankbetaling aan {merchant} wordt verwerkt. Dat duurt meestal 3 tot 5 werkdagen; tot die tijd kan je bank hem nog terugboeken.',
+  rSubmitted: 'Verzonden',
+  cardSavedFor:
+    'Je kaart is opgeslagen voor {to}: de volgende keer ontgrendelt een code die daarheen wordt gestuurd hem.',
+  haveSaved: 'Heb je een opgeslagen kaart?',
+  getCode: 'Code ontvangen',
+  showDetails: 'Details',
+  hideDetails: 'Details verbergen',
+  total: 'Totaal',
+  terms: 'Voorwaarden',
+  privacy: 'Privacy',
+  canceledBodyEmbedded: 'Er is niets betaald.',
 };
 
 export const declines: DeclineMessages = {

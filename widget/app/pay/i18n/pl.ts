@@ -90,13 +90,11 @@ export const messages: Messages = {
   rCard: 'Karta',
   rApproval: 'Kod autoryzacji',
   rBankAccount: 'Rachunek bankowy',
-  rAchProcessing: '{account} — w trakcie realizacji',
   rDate: 'Data',
   rTransaction: 'Transakcja',
   returnTo: 'Wróć do {merchant}',
   // Genitive: it fills "Wróć do …" and "na rzecz …".
   theMerchant: 'sklepu',
-  useSaved: 'Użyj zapisanej karty',
   walletIntro: 'Wyślemy jednorazowy kod na Twój adres e-mail, aby pokazać zapisane karty.',
   sendCode: 'Wyślij kod',
   codeSentTo: 'Jeśli dla {to} są zapisane karty, wysłaliśmy tam 6-cyfrowy kod.',
@@ -120,6 +118,29 @@ export const messages: Messages = {
   cardExpires: '{card}, ważna do {date}',
   cardExpired: '{card}, ważność upłynęła ({date})',
   errWalletExpired: 'Twoje zapisane karty są znowu zablokowane. Poproś o nowy kod, aby z nich skorzystać.',
+  cardInformation: 'Dane karty',
+  cardNumberHint: 'Długi numer z przodu karty',
+  expiryPlaceholder: 'MM / RR',
+  cvvPlaceholder: 'CVC',
+  errZipRequired: 'Wpisz kod pocztowy.',
+  confirmAccountNumber: 'Potwierdź numer rachunku',
+  errConfirmRequired: 'Wpisz ponownie numer rachunku.',
+  errConfirmMismatch: 'Numery rachunku się nie zgadzają.',
+  achTimeline: 'Płatność z rachunku bankowego trwa od 3 do 5 dni roboczych.',
+  achSubmittedTitle: 'Płatność wysłana',
+  achSubmittedBody:
+    'Twoja płatność bankowa na rzecz {merchant} jest przetwarzana. Zwykle kończy się w ciągu 3–5 dni roboczych; do tego czasu bank może ją jeszcze zwrócić.',
+  rSubmitted: 'Wysłano',
+  cardSavedFor:
+    'Twoja karta została zapisana dla {to}: następnym razem odblokuje ją kod wysłany na ten adres.',
+  haveSaved: 'Masz zapisaną kartę?',
+  getCode: 'Otrzymaj kod',
+  showDetails: 'Szczegóły',
+  hideDetails: 'Ukryj szczegóły',
+  total: 'Razem',
+  terms: 'Regulamin',
+  privacy: 'Prywatność',
+  canceledBodyEmbedded: 'Nie dokonano żadnej płatności.',
 };
 
 export const declines: DeclineMessages = {
