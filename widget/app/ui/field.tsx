@@ -9,7 +9,10 @@
  */
 import type { ComponentChildren, InputHTMLAttributes, PartialInputHTMLAttributes } from 'preact';
 
-export type FieldProps = Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'id' | 'label' | 'role' | 'type'> & {
+export type FieldProps = Omit<
+  PartialInputHTMLAttributes<HTMLInputElement>,
+  'id' | 'label' | 'role' | 'type'
+> & {
   /** The app's class prefix: `pf` (payment page), `pd` (dashboard). */
   prefix: 'pf' | 'pd';
   id: string;

@@ -2,8 +2,9 @@
  * The dashboard's language: the one the user picked (kept in this browser), else the browser's
  * first of English and Spanish, else English. English is bundled; Spanish is a chunk of its own
  * (STYLE.md §7), named so it is not taken for one of the hosted page's (widget/budgets.test.ts).
- * The same small `t` as the hosted page's (../pay/i18n/index.ts), without an i18n library.
+ * The same small `t` as the hosted page's (../../ui/translate.ts), without an i18n library.
  */
+import { translator } from '../../ui/translate.ts';
 import { en, type MessageKey, type Messages } from './en.ts';
 
 export type { MessageKey } from './en.ts';
@@ -23,15 +24,7 @@ const LOADERS: Record<Exclude<Lang, 'en'>, () => Promise<{ messages: Messages }>
 };
 
 function make(lang: Lang, dict: Messages): I18n {
-  const numbers = new Intl.NumberFormat(lang);
-  return {
-    lang,
-    t: (key, vars) =>
-      dict[key].replace(/\{(\w+)\}/g, (whole, name: string) => {
-        const v = vars?.[name];
-        return v === undefined ? whole : typeof v === 'number' ? numbers.format(v) : v;
-      }),
-  };
+  return { lang, t: translator(lang, dict) };
 }
 
 export const english: I18n = make('en', en);

@@ -7,6 +7,7 @@
  */
 import { declineMessage } from '../../../../shared/checkout/decline-messages.ts';
 import { dirOf, type PageLang } from '../../../../shared/checkout/page-lang.ts';
+import { translator } from '../../ui/translate.ts';
 import { type DeclineMessages, en, type MessageKey, type Messages } from './en.ts';
 
 export type { MessageKey } from './en.ts';
@@ -44,15 +45,9 @@ const LOADERS: Record<Exclude<Lang, 'en'>, () => Promise<Dictionary>> = {
 };
 
 function make(lang: Lang, dict: Messages, declines: DeclineMessages | null): I18n {
-  // Counts in the shopper's digits and grouping (Arabic's own digits, 1 234 in French).
-  const numbers = new Intl.NumberFormat(lang);
   return {
     lang,
-    t: (key, vars) =>
-      dict[key].replace(/\{(\w+)\}/g, (whole, name: string) => {
-        const v = vars?.[name];
-        return v === undefined ? whole : typeof v === 'number' ? numbers.format(v) : v;
-      }),
+    t: translator(lang, dict),
     decline: (code, method) =>
       declines
         ? ((method === 'ach' ? declines.ach[code] : declines.card[code]) ?? declines.other)
