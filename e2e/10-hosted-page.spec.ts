@@ -139,24 +139,51 @@ test.describe('hosted payment page', () => {
     expect(view.transactionId).toMatch(/^\d+$/);
   });
 
-  test('inline errors on blur and on submit, focus on the first error', async ({ page, request }) => {
+  test('errors when they belong: on leaving a typed field and on Pay; the count beside Pay follows the fixes', async ({
+    page,
+    request,
+  }) => {
     const s = await createSession(request);
     await page.goto(`/pay/${s.token}`);
     const number = page.getByLabel('Card number');
+    const expiry = page.getByLabel('Expiration date');
+    const cvc = page.getByLabel('Security code');
+    // Tabbing past an empty field judges nothing.
+    await number.focus();
+    await page.keyboard.press('Tab');
+    await expect(expiry).toBeFocused();
+    await expect(number).toHaveAttribute('aria-invalid', 'false');
+    await expect(page.locator('#cc-number-error')).toHaveText('');
+    // Typed, then left: judged.
     await number.fill('4242 4242 4242 4241');
     await number.blur();
     await expect(number).toHaveAttribute('aria-invalid', 'true');
     await expect(page.locator('#cc-number-error')).toHaveText('Please check the card number.');
-    await page.getByLabel('Expiration date').fill('01/20');
+    await expect(number).toHaveAccessibleDescription(/Please check the card number\./);
+    await expiry.fill('01/20');
     await page.getByRole('button', { name: /^Pay/ }).click();
-    await expect(page.getByRole('alert')).toContainText('Please correct 3 fields.');
+    const summary = page.getByTestId('form-summary');
+    await expect(summary).toHaveText('Please correct 3 fields.');
     await expect(number).toBeFocused();
     await expect(page.locator('#cc-exp-error')).toHaveText('This card has expired.');
     await expect(page.locator('#cc-csc-error')).toHaveText('Enter the security code.');
-    // Amex: 4-6-5 grouping and a 4-digit code.
+    // The summary stands beside Pay, under the fields.
+    const payBox = (await page.getByRole('button', { name: /^Pay/ }).boundingBox())!;
+    const summaryBox = (await summary.boundingBox())!;
+    expect(summaryBox.y).toBeLessThan(payBox.y);
+    expect(payBox.y - (summaryBox.y + summaryBox.height)).toBeLessThan(80);
+    // Each fix counts down; the last one clears it.
+    await cvc.fill('123');
+    await expect(summary).toHaveText('Please correct 2 fields.');
+    await expiry.fill('12/30');
+    await expect(summary).toHaveText('Please correct 1 field.');
+    // Amex: 4-6-5 grouping and a 4-digit code, said in the code's description.
     await number.fill('378282246310005');
     await expect(number).toHaveValue('3782 822463 10005');
-    await expect(page.getByText('4 digits on your card')).toBeVisible();
+    await expect(cvc).toHaveAccessibleDescription(/4 digits on your card/);
+    await expect(summary).toHaveText('Please correct 1 field.'); // the 3-digit code is now short
+    await cvc.fill('1234');
+    await expect(summary).toHaveCount(0);
     // A pasted number with spaces (inserted at once, as a paste is) is taken as digits.
     await number.fill('');
     await number.focus();

@@ -76,19 +76,25 @@ test('pays from a bank account (ACH)', async ({ page, request }) => {
   await page.goto(`/pay/${s.token}`);
   await page.getByRole('radio', { name: 'Bank account' }).check();
   await page.getByLabel('Routing number').fill('011000016');
-  await page.getByLabel('Account number').fill('000123456789');
+  await page.getByLabel('Account number', { exact: true }).fill('000123456789');
+  await page.getByLabel('Confirm account number').fill('000123456780');
   await page.getByRole('button', { name: /^Pay/ }).click();
   await expect(page.locator('#ach-routing-error')).toHaveText('Please check the routing number (9 digits).');
+  await expect(page.locator('#ach-confirm-error')).toHaveText('The account numbers do not match.');
   await expect(page.locator('#ach-authorize-error')).toHaveText(
     'Please authorize the debit from your account.',
   );
   await expect(page.getByLabel('Routing number')).toBeFocused();
   await page.getByLabel('Routing number').fill('011000015');
+  await page.getByLabel('Confirm account number').fill('000123456789');
   await page.getByRole('radio', { name: 'Savings' }).check();
   await expect(page.getByLabel('Name on account')).toHaveValue('Ada Lovelace');
   await page.getByLabel(/I authorize Payframe Demo Store to debit \$25\.00/).check();
   await page.getByRole('button', { name: 'Pay $25.00' }).click();
-  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  // A bank debit is submitted, not yet successful: it settles over business days.
+  await expect(page.getByRole('heading', { name: 'Payment submitted' })).toBeVisible();
+  await expect(page.getByTestId('ach-timeline')).toContainText('3 to 5 business days');
+  await expect(page.getByText('Payment successful')).toHaveCount(0);
   expect((await merchantView(request, s.token)).status).toBe('paid');
 });
 
@@ -101,12 +107,16 @@ test('saved card: save it, then pay with it behind a one-time code; 5 wrong code
   await page.goto(`/pay/${first.token}`);
   await payCard(page, '5555555555554444', { save: true });
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  // The receipt says the card was saved, and for which address (masked, as beside the checkbox).
+  await expect(page.getByTestId('card-saved')).toHaveText(
+    /^Your card is saved for .•••@example\.com: next time, a code sent there unlocks it\.$/,
+  );
 
   // Second purchase, same shopper.
   const shopper = { email: first.email, firstName: 'Ada', lastName: 'Lovelace' };
   const second = await createSession(request, { shopper });
   await page.goto(`/pay/${second.token}`);
-  await page.getByRole('button', { name: 'Use a saved card' }).click();
+  await page.getByRole('button', { name: 'Get a code' }).click();
   await expect(page.getByRole('status')).toContainText(
     /^If .+@example\.com has saved cards, we sent a 6-digit code there\.$/,
   );

@@ -25,7 +25,7 @@ async function unlock(
 ): Promise<string> {
   const s = await createSession(request, { shopper: { email, firstName: 'Ada', lastName: 'Lovelace' } });
   await page.goto(`/pay/${s.token}`);
-  await page.getByRole('button', { name: 'Use a saved card' }).click();
+  await page.getByRole('button', { name: 'Get a code' }).click();
   const sent = await latestCode(request, email, after);
   await page.getByLabel('Verification code').fill(sent.code);
   await page.getByRole('button', { name: 'Verify' }).click();

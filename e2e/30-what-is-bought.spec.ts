@@ -1,6 +1,7 @@
 /**
- * Issue 14 §4: the session's description and line items, above the amount — open on a wide screen,
- * a closed disclosure at 320 px that the keyboard opens; amounts per line in cents, never floats.
+ * What is bought: the session's description, line items and total — in the order pane beside the
+ * payment on a wide screen, behind the bar's "Details" on a narrow one, which the keyboard opens;
+ * amounts per line in cents, never floats.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
@@ -12,33 +13,50 @@ const ITEMS = [
   { name: 'Gift wrap', quantity: 1, unitAmount: '5.02' },
 ];
 
-test('wide: description and items above the amount, open', async ({ page, request }) => {
-  await page.setViewportSize({ width: 1024, height: 800 });
+test('wide: the order beside the payment, its items and total open', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
   const s = await createSession(request, { description: 'Winter order', lineItems: ITEMS });
   await page.goto(`/pay/${s.token}`);
   const purchase = page.getByTestId('purchase');
-  await expect(purchase.locator('summary')).toHaveText('Winter order');
-  await expect(purchase).toHaveAttribute('open', '');
-  await expect(purchase.getByRole('listitem')).toHaveText(['Wool socks × 2$19.98', 'Gift wrap$5.02']);
-  const above = (await purchase.boundingBox())!.y < (await page.getByTestId('amount').boundingBox())!.y;
-  expect(above).toBe(true);
+  await expect(purchase.locator('.pf-description')).toHaveText('Winter order');
+  await expect(purchase).toBeVisible();
+  await expect(purchase.getByRole('listitem')).toHaveText([
+    'Wool socks × 2$19.98',
+    'Gift wrap$5.02',
+    'Total$25.00',
+  ]);
+  await expect(page.getByRole('button', { name: 'Details' })).toBeHidden();
+  // The order on the start side, the payment beside it.
+  const order = (await page.getByTestId('order').boundingBox())!;
+  const pay = (await page.getByRole('button', { name: /^Pay/ }).boundingBox())!;
+  expect(order.x + order.width).toBeLessThanOrEqual(pay.x);
   await expect(page.getByTestId('amount')).toHaveText('$25.00');
 });
 
-test('320 px: closed until the shopper opens it, keyboard only; axe clean', async ({ page, request }) => {
+test('320 px: a bar with the total, its details closed until the shopper opens them, keyboard only; axe clean', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 320, height: 800 });
   const s = await createSession(request, { lineItems: ITEMS });
   await page.goto(`/pay/${s.token}`);
   const purchase = page.getByTestId('purchase');
-  const summary = purchase.locator('summary');
-  await expect(summary).toHaveText('Order summary (2 items)');
-  await expect(purchase).not.toHaveAttribute('open', '');
-  await expect(purchase.getByRole('listitem').first()).toBeHidden();
-  for (let i = 0; i < 5 && !(await summary.evaluate((el) => el === document.activeElement)); i++)
+  const toggle = page.getByRole('button', { name: 'Details' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(toggle).toHaveAttribute('aria-controls', 'pf-order-details');
+  await expect(purchase).toBeHidden();
+  // The bar comes before the form: Pay is right below it.
+  const amount = (await page.getByTestId('amount').boundingBox())!;
+  const number = (await page.getByLabel('Card number').boundingBox())!;
+  expect(amount.y).toBeLessThan(number.y);
+  for (let i = 0; i < 5 && !(await toggle.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press('Tab');
-  await expect(summary).toBeFocused();
+  await expect(toggle).toBeFocused();
   await page.keyboard.press('Enter');
+  const hide = page.getByRole('button', { name: 'Hide details' });
+  await expect(hide).toHaveAttribute('aria-expanded', 'true');
   await expect(purchase.getByRole('listitem').first()).toBeVisible();
+  await expect(purchase.getByRole('list')).toHaveAccessibleName('Order summary (2 items)');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   const { violations } = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'])
@@ -51,9 +69,11 @@ test('320 px: closed until the shopper opens it, keyboard only; axe clean', asyn
 });
 
 test('in Spanish', { tag: '@system' }, async ({ page, request }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
   const s = await createSession(request, { lineItems: ITEMS, locale: 'es' });
   await page.goto(`/pay/${s.token}`);
-  await expect(page.getByTestId('purchase').locator('summary')).toHaveText(
+  await page.getByRole('button', { name: 'Detalles' }).click();
+  await expect(page.getByTestId('purchase').getByRole('list')).toHaveAccessibleName(
     'Resumen del pedido (2 artículos)',
   );
 });

@@ -1,7 +1,7 @@
 /**
- * Issue 14 §3 (in part): accepted brands as small SVG marks before typing, the detected brand's
- * mark while typing (and the brand in the number field's accessible description), a spinner in
- * the Pay button while paying, a quiet "Secured by Payframe" line.
+ * Trust at a glance: the networks' own marks inside the card number field — the accepted brands
+ * before typing, the detected brand's while typing (and the brand in the field's accessible
+ * description) — a spinner in the Pay button while paying, a quiet "Secured by Payframe" line.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
@@ -18,7 +18,18 @@ test('brand marks before and while typing; spinner while paying; secured line (3
     name: 'Accepted cards: Visa, Mastercard, American Express, Discover',
   });
   await expect(accepted).toBeVisible();
-  await expect(accepted.locator('svg')).toHaveCount(4);
+  await expect(accepted.locator('img')).toHaveCount(4);
+  // Inside the number's box, at its end; at 320 px three of them fit beside the placeholder.
+  const field = (await page.getByLabel('Card number').boundingBox())!;
+  const marks = (await accepted.boundingBox())!;
+  expect(marks.x).toBeGreaterThan(field.x);
+  expect(marks.x + marks.width).toBeLessThanOrEqual(field.x + field.width);
+  expect(marks.y).toBeGreaterThanOrEqual(field.y);
+  expect(marks.y + marks.height).toBeLessThanOrEqual(field.y + field.height);
+  // Real SVG files of the build, not drawings in the page's script.
+  const src = await accepted.locator('img[data-brand="visa"]').getAttribute('src');
+  expect(src).toMatch(/^\/assets\/visa-[\w-]+\.svg$/);
+  expect((await page.request.get(src!)).headers()['content-type']).toMatch(/^image\/svg\+xml/);
   await expect(page.getByTestId('secured')).toHaveText('Secured by Payframe');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   expect(
@@ -30,11 +41,11 @@ test('brand marks before and while typing; spinner while paying; secured line (3
   const number = page.getByLabel('Card number');
   await number.fill('4242');
   await expect(accepted).toHaveCount(0);
-  await expect(page.locator('svg[data-brand="visa"]')).toBeVisible();
-  await expect(number).toHaveAccessibleDescription('Visa');
+  await expect(page.locator('img[data-brand="visa"]')).toBeVisible();
+  await expect(number).toHaveAccessibleDescription(/Visa$/);
   await number.fill('5555555555554444');
-  await expect(page.locator('svg[data-brand="mastercard"]')).toBeVisible();
-  await expect(number).toHaveAccessibleDescription('Mastercard');
+  await expect(page.locator('img[data-brand="mastercard"]')).toBeVisible();
+  await expect(number).toHaveAccessibleDescription(/Mastercard$/);
 
   // A slow answer: the button shows a spinner and says it is working.
   await page.route('**/api/checkout/sessions/*/pay', async (route) => {

@@ -35,7 +35,7 @@ async function payAndSave(page: Page, request: Request, email: string, number: s
 async function unlock(page: Page, request: Request, email: string): Promise<string> {
   const s = await session(request, email);
   await page.goto(`/pay/${s.token}`);
-  await page.getByRole('button', { name: 'Use a saved card' }).click();
+  await page.getByRole('button', { name: 'Get a code' }).click();
   const sent = await latestCode(request, email);
   await page.getByLabel('Verification code').fill(sent.code);
   await page.getByRole('button', { name: 'Verify' }).click();

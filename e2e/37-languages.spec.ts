@@ -221,7 +221,7 @@ test(
     });
     await page.goto(`/pay/${s.token}`);
     await page.locator('#pf-lang').selectOption('sv');
-    await page.getByRole('button', { name: sv.useSaved }).click();
+    await page.getByRole('button', { name: sv.getCode }).click();
     const sent = await latestCode(request, first.email);
     const outbox = await request.get(`/dev/outbox?to=${encodeURIComponent(first.email)}`);
     const { messages } = (await outbox.json()) as { messages: { id: string | number; text: string }[] };

@@ -9,7 +9,7 @@
  *   fields until the shopper changes those fields.
  */
 import type { RefObject } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { focusFirstInvalid } from '../../ui/focus.ts';
 import type { Problem, Problems } from '../card.ts';
 
@@ -29,13 +29,19 @@ export function useFormState<V extends object>(
   const [values, setValues] = useState<V>(initial);
   const [typed, setTyped] = useState<Flags<V>>({});
   const [left, setLeft] = useState<Flags<V>>({});
-  /** Since the server answered: its problem on a field goes once the field is changed. */
-  const [edited, setEdited] = useState<Flags<V>>({});
+  /**
+   * The fields changed since the server's problems (`of`) came: a problem of the server's goes once
+   * its field is changed. New problems (a 400, a decline at a field) start with none changed — in
+   * the same render, so focus can go to their field at once.
+   */
+  const [changed, setChanged] = useState<{ of: Problems<V>; keys: Flags<V> }>({
+    of: serverProblems,
+    keys: {},
+  });
+  const edited: Flags<V> = changed.of === serverProblems ? changed.keys : {};
   const [submitted, setSubmitted] = useState(false);
   const form: RefObject<HTMLFormElement | null> = useRef<HTMLFormElement>(null);
   const problems = check(values);
-  // New problems from the server (a 400, a decline at a field) show until their fields change.
-  useEffect(() => setEdited({}), [serverProblems]);
 
   const shown = (k: keyof V): ShownProblem | undefined => {
     const own = problems[k];
@@ -55,11 +61,24 @@ export function useFormState<V extends object>(
     set: <K extends keyof V>(k: K, value: V[K]) => {
       setValues((old) => ({ ...old, [k]: value }));
       setTyped((x) => ({ ...x, [k]: true }));
-      setEdited((x) => ({ ...x, [k]: true }));
+      setChanged((x) => ({
+        of: serverProblems,
+        keys: { ...(x.of === serverProblems ? x.keys : {}), [k]: true },
+      }));
     },
-    /** Leaving a field judges it if the shopper typed in it. */
-    leave: (k: keyof V) => () => {
-      if (typed[k]) setLeft((x) => ({ ...x, [k]: true }));
+    /**
+     * Leaving a field judges it if the shopper typed in it — unless focus went to the form's Pay:
+     * the press judges every field, and a message appearing above the button as it is pressed would
+     * move it from under the pointer (the click lost). Where a press gives the button no focus
+     * (Safari), the judgement waits a moment, so the press ends first.
+     */
+    leave: (k: keyof V) => (e: FocusEvent) => {
+      if (!typed[k]) return;
+      const to = e.relatedTarget as HTMLElement | null;
+      if (to && to.getAttribute('type') === 'submit' && to.closest('form') === form.current) return;
+      const judge = () => setLeft((x) => ({ ...x, [k]: true }));
+      if (to) judge();
+      else setTimeout(judge, 200);
     },
     /** On Pay: true when the form may be sent; else every problem shows and focus moves to the first. */
     validate(): boolean {
