@@ -2,7 +2,9 @@
  * Widget builds (DESIGN.md §11). `vite build` builds the Preact pages into dist/widget: the status
  * page (`index.html`), the hosted payment page (`pay.html`, served at /pay/:token) and the
  * merchant dashboard (`dashboard.html`, served at /dashboard and every page under it). The
- * framework-free loader is a separate build (vite.loader.config.ts).
+ * framework-free loader is a separate build (vite.loader.config.ts). `vite build --ssr` builds the
+ * hosted page's server rendering (widget/app/pay/render-page.tsx) into dist/widget-ssr, which the
+ * page route loads (server/checkout/page-renderer.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -10,7 +12,7 @@ import { brandMarks } from './scripts/brand-marks-plugin.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: here('./widget/app'),
   base: '/',
   publicDir: false,
@@ -18,20 +20,33 @@ export default defineConfig({
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'preact' },
   },
-  build: {
-    outDir: here('./dist/widget'),
-    emptyOutDir: true,
-    target: 'es2020',
-    sourcemap: false,
-    // Keep every script in a file: the page CSP allows no inline script.
-    assetsInlineLimit: 0,
-    modulePreload: { polyfill: false },
-    rollupOptions: {
-      input: {
-        index: here('./widget/app/index.html'),
-        pay: here('./widget/app/pay.html'),
-        dashboard: here('./widget/app/dashboard.html'),
+  build: isSsrBuild
+    ? {
+        ssr: here('./widget/app/pay/render-page.tsx'),
+        outDir: here('./dist/widget-ssr'),
+        emptyOutDir: true,
+        target: 'node20',
+        sourcemap: false,
+        // The brand marks' files are the client build's: the same names, not written twice.
+        ssrEmitAssets: false,
+        rollupOptions: { output: { entryFileNames: 'render-page.js' } },
+        // Every dictionary is imported here and lazily in the browser: one module, as intended.
+        rolldownOptions: { checks: { ineffectiveDynamicImport: false } },
+      }
+    : {
+        outDir: here('./dist/widget'),
+        emptyOutDir: true,
+        target: 'es2020',
+        sourcemap: false,
+        // Keep every script in a file: the page CSP allows no inline script.
+        assetsInlineLimit: 0,
+        modulePreload: { polyfill: false },
+        rollupOptions: {
+          input: {
+            index: here('./widget/app/index.html'),
+            pay: here('./widget/app/pay.html'),
+            dashboard: here('./widget/app/dashboard.html'),
+          },
+        },
       },
-    },
-  },
-});
+}));

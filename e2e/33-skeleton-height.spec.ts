@@ -97,15 +97,18 @@ test("the merchant's iframe: 480 px (the loader's) until the frame's first messa
 });
 
 /**
- * The page as a server that could not ask the gateway sends it (no state block), and the session's
- * answer from the API held until `release()`.
+ * The page as a server that could not ask the gateway sends it (no state block, and so nothing
+ * rendered from it: the app renders in the browser), and the session's answer from the API held
+ * until `release()`.
  */
 async function withoutPageState(page: Page, token: string): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((r) => (release = r));
   await page.route(`${PAYFRAME_URL}/pay/${token}`, async (route) => {
     const res = await route.fetch();
-    const html = (await res.text()).replace(/<script type="application\/json"[^>]*>[^<]*<\/script>/, '');
+    const html = (await res.text())
+      .replace(/<script type="application\/json"[^>]*>[^<]*<\/script>/, '')
+      .replace(/<main id="app" data-rendered>[\s\S]*<\/main>/, '<main id="app"></main>');
     await route.fulfill({ response: res, body: html });
   });
   await page.route(`${PAYFRAME_URL}/api/checkout/sessions/${token}`, async (route) => {

@@ -31,7 +31,10 @@ const RESOLVED = `\0${ID}`;
 
 /** The optimized SVG of one brand's mark. */
 export function brandMarkSvg(file: string): string {
-  const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('payment-icons/package.json')), 'min/flat');
+  const dir = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('payment-icons/package.json')),
+    'min/flat',
+  );
   const source = fs.readFileSync(path.join(dir, `${file}.svg`), 'utf8');
   return optimize(source, {
     multipass: true,

@@ -163,9 +163,10 @@ const steps = [
   },
   {
     // What `npm run build` does: the browser tests run the compiled server, as `npm start` does.
-    name: 'build (vite: pages, loader; esbuild: server)',
+    name: 'build (vite: pages, their server rendering, loader; esbuild: server)',
     run: async () =>
       (await run(bin('vite'), ['build', '--logLevel', 'warn'])) ||
+      (await run(bin('vite'), ['build', '--ssr', 'pay/render-page.tsx', '--logLevel', 'warn'])) ||
       (await run(bin('vite'), ['build', '-c', 'vite.loader.config.ts', '--logLevel', 'warn'])) ||
       run(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts']),
   },

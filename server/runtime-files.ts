@@ -29,6 +29,8 @@ export const RUNTIME_FILES = {
   merchantGuide: { source: 'docs/merchant-guide.md', compiled: 'merchant-guide.md' },
   /** The widget's Vite build; not copied: both layouts find it at dist/widget. */
   widget: { source: 'dist/widget', compiled: '../widget' },
+  /** The hosted page's server rendering (`vite build --ssr`), at dist/widget-ssr in both layouts. */
+  widgetRenderer: { source: 'dist/widget-ssr', compiled: '../widget-ssr' },
 } as const satisfies Record<string, RuntimeFile>;
 
 const moduleUrl = import.meta.url;

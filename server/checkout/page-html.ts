@@ -4,6 +4,7 @@
  */
 import { dirOf, type PageLang } from '../../shared/checkout/page-lang.ts';
 import { SESSION_STATE_ID } from '../../shared/checkout/page-state.ts';
+import type { RenderedPage } from '../../shared/checkout/page-render.ts';
 import type { WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 
 /**
@@ -23,11 +24,31 @@ export function jsonForScript(value: unknown): string {
  * `html` (dist/widget/pay.html) with `lang` and `dir` on its root element (Arabic and Hebrew are
  * right to left from the first paint) and, unless `state` is undefined
  * (the page could not ask the gateway), the state block before `</head>`: module scripts run after
- * the document is parsed, so the app finds it on start.
+ * the document is parsed, so the app finds it on start. With `rendered` (the page rendered on the
+ * server: page-renderer.ts), its markup inside `<main id="app" data-rendered>`, which the app
+ * hydrates, and its branding in a `<style>` carrying the response's CSP nonce.
  */
-export function pageWithState(html: string, state: WidgetSession | null | undefined, lang: PageLang): string {
+export function pageWithState(
+  html: string,
+  state: WidgetSession | null | undefined,
+  lang: PageLang,
+  rendered?: RenderedPage & { nonce: string },
+): string {
   // Replacer functions throughout: a replacement string would read `$&` or `$'` in the data.
-  let page = html.replace(/<html\b[^>]*>/i, () => `<html lang="${lang}" dir="${dirOf(lang)}">`);
+  const brand = rendered?.branded ? ' data-brand=""' : '';
+  let page = html.replace(/<html\b[^>]*>/i, () => `<html lang="${lang}" dir="${dirOf(lang)}"${brand}>`);
+  if (rendered) {
+    page = page.replace(
+      /<main id="app"><\/main>/,
+      () => `<main id="app" data-rendered>${rendered.html}</main>`,
+    );
+    // The branding's values were checked where they were read (widget/app/pay/theme.ts): a colour,
+    // a radius, a font name; a `<` could not end the element anyway, none can be in them.
+    if (rendered.css && !rendered.css.includes('<')) {
+      const style = `<style nonce="${rendered.nonce}">${rendered.css}</style>\n`;
+      page = page.replace(/<\/head>/i, (end) => `${style}${end}`);
+    }
+  }
   if (state !== undefined) {
     const block = `<script type="application/json" id="${SESSION_STATE_ID}">${jsonForScript(state)}</script>\n`;
     page = page.replace(/<\/head>/i, (end) => `${block}${end}`);

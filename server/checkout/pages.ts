@@ -17,6 +17,7 @@
  * postMessage from that page (widget/app/pay/preview.ts), and since the draft's logo may be on any
  * https origin, `img-src` takes https images (an image runs no script).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -28,6 +29,7 @@ import { PayframeError } from '../errors.ts';
 import { PAGE_CSP, WIDGET_DIST } from '../http/widget-assets.ts';
 import type { Checkout } from './checkout.ts';
 import { pageWithState } from './page-html.ts';
+import { loadPageRenderer } from './page-renderer.ts';
 import { originOf } from './pay-routes.ts';
 import { loadWidgetSession } from './session-view.ts';
 
@@ -67,13 +69,18 @@ export function payPageCsp(
   frameAncestors: readonly string[],
   challengeOrigin: string | null = null,
   logoOrigin: string | null = null,
+  styleNonce: string | null = null,
 ): string {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
-  return PAGE_CSP.split('; ')
-    .map((d) => (d.startsWith('frame-ancestors ') ? `frame-ancestors ${ancestors}` : d))
-    .map((d) => (d.startsWith('img-src ') && logoOrigin ? `${d} ${logoOrigin}` : d))
-    .concat(challengeOrigin ? `frame-src 'self' ${challengeOrigin}` : "frame-src 'self'")
-    .join('; ');
+  return (
+    PAGE_CSP.split('; ')
+      .map((d) => (d.startsWith('frame-ancestors ') ? `frame-ancestors ${ancestors}` : d))
+      .map((d) => (d.startsWith('img-src ') && logoOrigin ? `${d} ${logoOrigin}` : d))
+      // The page rendered on the server carries the merchant's branding in one nonce'd <style>.
+      .map((d) => (d.startsWith('style-src ') && styleNonce ? `${d} 'nonce-${styleNonce}'` : d))
+      .concat(challengeOrigin ? `frame-src 'self' ${challengeOrigin}` : "frame-src 'self'")
+      .join('; ')
+  );
 }
 
 /** Only plain origins reach the header: nothing that could end a directive or add a source. */
@@ -81,16 +88,26 @@ const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-
 
 export async function payPageRoutes(
   app: FastifyInstance,
-  options: { checkout: Checkout; distDir?: string },
+  options: { checkout: Checkout; distDir?: string; rendererDir?: string },
 ): Promise<void> {
   const deps = options.checkout.deps;
   const file = path.join(options.distDir ?? WIDGET_DIST, 'pay.html');
+  // The page rendered on the server (page-renderer.ts); without that build, rendered in the browser.
+  const renderer = await loadPageRenderer(options.rendererDir).catch((err: unknown) => {
+    app.log.warn(
+      { err },
+      'the hosted page is rendered in the browser only: its server rendering did not load',
+    );
+    return null;
+  });
 
   const send = async (
     reply: FastifyReply,
     status: number,
     state: WidgetSession | null | undefined,
     lang: PageLang,
+    csp: (styleNonce: string | null) => string,
+    rendering: { search: string; origin: string } | null = null,
   ) => {
     let html: string;
     try {
@@ -101,10 +118,21 @@ export async function payPageRoutes(
         .type('text/plain; charset=utf-8')
         .send('The Payframe pages are not built. Run `npm run build`, then start again.\n');
     }
+    let rendered: Parameters<typeof pageWithState>[3];
+    if (renderer && rendering) {
+      try {
+        const nonce = crypto.randomBytes(16).toString('base64');
+        rendered = { ...renderer({ session: state, lang, ...rendering }), nonce };
+      } catch (err) {
+        // The app renders it in the browser, as without the rendering: the shopper still pays.
+        reply.log.error({ err }, 'the hosted page could not be rendered on the server');
+      }
+    }
     return reply
       .code(status)
+      .header('content-security-policy', csp(rendered?.css ? rendered.nonce : null))
       .type('text/html; charset=utf-8')
-      .send(pageWithState(html, state, lang));
+      .send(pageWithState(html, state, lang, rendered));
   };
 
   /** The origin of the merchant's logo when it is a plain https origin; null otherwise. */
@@ -123,9 +151,10 @@ export async function payPageRoutes(
       .split('; ')
       .map((d) => (d.startsWith('img-src ') ? `${d} https:` : d))
       .join('; ');
-    reply.header('content-security-policy', csp).header('cache-control', 'no-store');
+    reply.header('cache-control', 'no-store');
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    return send(reply, 200, PREVIEW_SESSION, 'en');
+    // Rendered in the browser: each draft of the merchant's is a page of its own (preview-frame.ts).
+    return send(reply, 200, PREVIEW_SESSION, 'en', () => csp);
   });
 
   app.get<{ Params: { token: string }; Querystring: { embed?: string; locale?: unknown } }>(
@@ -156,11 +185,17 @@ export async function payPageRoutes(
       const lang = pickLang([state?.locale, typeof asked === 'string' ? asked : null, ...browser]);
       const ancestors = origins.filter((o) => ORIGIN.test(o));
       const challengeOrigin = deps.threeDs?.frameOrigin ?? null;
-      reply
-        .header('content-security-policy', payPageCsp(ancestors, challengeOrigin, logoOrigin))
-        .header('cache-control', 'no-store');
+      reply.header('cache-control', 'no-store');
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-      return send(reply, wellFormed ? 200 : 404, state, lang);
+      const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      return send(
+        reply,
+        wellFormed ? 200 : 404,
+        state,
+        lang,
+        (nonce) => payPageCsp(ancestors, challengeOrigin, logoOrigin, nonce),
+        { search, origin: `${request.protocol}://${request.host}` },
+      );
     },
   );
 }

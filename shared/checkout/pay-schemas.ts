@@ -94,7 +94,13 @@ export const Receipt = z.object({
 export type Receipt = z.infer<typeof Receipt>;
 
 /** The field a decline concerns, so the page marks it: the CVC, the expiry, the number, a bank number. */
-export const DeclinedField = z.enum(['card.number', 'card.expiry', 'card.cvv', 'ach.accountNumber', 'ach.routingNumber']);
+export const DeclinedField = z.enum([
+  'card.number',
+  'card.expiry',
+  'card.cvv',
+  'ach.accountNumber',
+  'ach.routingNumber',
+]);
 export type DeclinedField = z.infer<typeof DeclinedField>;
 
 export const PaySucceeded = z.object({
@@ -176,7 +182,7 @@ export const WidgetSession = z.object({
   }),
   postalCode: z.enum(['required', 'hidden']).optional().meta({
     description:
-      "The merchant asks for the billing postal code (required) or not (hidden: the address is not checked); absent: hidden.",
+      'The merchant asks for the billing postal code (required) or not (hidden: the address is not checked); absent: hidden.',
   }),
   nameOnCardRequired: z.boolean().meta({
     description:

@@ -81,7 +81,9 @@ describe('3-D Secure challenge pages', () => {
     expect(html).not.toContain(EVIL_NAME);
     // One script: the page's height to the framing checkout, posted to the frame ancestors only.
     expect(html.match(/<script\b/gi)).toHaveLength(1);
-    expect(html).toMatch(/<script nonce="[^"]+">\(function\(\)\{if\(parent===window\)return;var t=\["'self'"\]/);
+    expect(html).toMatch(
+      /<script nonce="[^"]+">\(function\(\)\{if\(parent===window\)return;var t=\["'self'"\]/,
+    );
     expect(html).not.toContain('"*"');
     expect(html).not.toMatch(/<[^>]*\son\w+=/i);
     expect(html).toContain('<button type="submit" name="outcome" value="authenticate">Authenticate</button>');

@@ -85,13 +85,15 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
     const nonce = crypto.randomBytes(16).toString('base64');
     // Every ancestor must be allowed: in an embed the checkout iframe sits in the merchant's page.
     const ancestors = [...frameAncestors, ...merchantOrigins.filter((o) => !frameAncestors.includes(o))];
-    return reply
-      .code(status)
-      .header('content-security-policy', pageCsp(nonce, ancestors))
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      // The page's height, told to the checkout that frames it (three-ds-page.ts sizeScript).
-      .send(render(nonce).replace('</body>', () => `${sizeScript(nonce, ancestors)}\n</body>`));
+    return (
+      reply
+        .code(status)
+        .header('content-security-policy', pageCsp(nonce, ancestors))
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        // The page's height, told to the checkout that frames it (three-ds-page.ts sizeScript).
+        .send(render(nonce).replace('</body>', () => `${sizeScript(nonce, ancestors)}\n</body>`))
+    );
   }
   const errorPage = (reply: FastifyReply, status: ErrorPageStatus, lang: ShopperLang) =>
     page(reply, status, (nonce) => renderErrorPage(nonce, status, lang));

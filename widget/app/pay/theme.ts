@@ -52,16 +52,41 @@ function luminance(hex: string): number {
   return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
 }
 
-/** Sets the custom properties; the button text is black or white, whichever contrasts more. */
-export function applyTheme(theme: Theme, root: HTMLElement): void {
+/** The custom properties a theme sets; the button text is black or white, whichever contrasts more. */
+export function themeProperties(theme: Theme): [string, string][] {
+  const out: [string, string][] = [];
   if (theme.primaryColor) {
-    root.style.setProperty('--pf-primary', theme.primaryColor);
-    root.style.setProperty('--pf-on-primary', luminance(theme.primaryColor) > 0.179 ? '#000000' : '#ffffff');
+    out.push(['--pf-primary', theme.primaryColor]);
+    out.push(['--pf-on-primary', luminance(theme.primaryColor) > 0.179 ? '#000000' : '#ffffff']);
   }
-  if (theme.radius !== undefined) root.style.setProperty('--pf-radius', `${theme.radius}px`);
-  if (theme.font) root.style.setProperty('--pf-font', `${theme.font}, system-ui, sans-serif`);
+  if (theme.radius !== undefined) out.push(['--pf-radius', `${theme.radius}px`]);
+  if (theme.font) out.push(['--pf-font', `${theme.font}, system-ui, sans-serif`]);
+  return out;
+}
+
+/**
+ * Sets the custom properties on the root, and `data-brand` there when a colour of the merchant's
+ * replaces the default (the stylesheet's dark scheme then keeps it).
+ */
+export function applyTheme(theme: Theme, root: HTMLElement): void {
+  for (const [name, value] of themeProperties(theme)) root.style.setProperty(name, value);
+  if (theme.primaryColor) root.dataset['brand'] = '';
   if (theme.mode && theme.mode !== 'auto') root.dataset['mode'] = theme.mode;
 }
+
+/**
+ * The branding as a style sheet, for the page the server renders (in a nonce'd `<style>`): the same
+ * custom properties applyBranding sets once the app runs. Only checked values reach it (a #rrggbb
+ * colour, a whole radius, a font name of letters, digits, spaces, commas, quotes and hyphens).
+ */
+export function brandingCss(b: Branding, theme: Theme): string {
+  const props = themeProperties({ ...brandingTheme(b), ...theme });
+  return props.length ? `:root{${props.map(([n, v]) => `${n}:${v}`).join(';')}}` : '';
+}
+
+/** Whether the branding replaces the default colour (the root then carries `data-brand`). */
+export const branded = (b: Branding, theme: Theme): boolean =>
+  Boolean({ ...brandingTheme(b), ...theme }.primaryColor);
 
 /** The merchant's own branding (its Settings, issue 16), as the session carries it. */
 export interface Branding {
@@ -84,5 +109,6 @@ export function brandingTheme(b: Branding): Theme {
  */
 export function applyBranding(b: Branding, theme: Theme, root: HTMLElement): void {
   for (const p of ['--pf-primary', '--pf-on-primary', '--pf-radius']) root.style.removeProperty(p);
+  delete root.dataset['brand'];
   applyTheme({ ...brandingTheme(b), ...theme }, root);
 }

@@ -19,7 +19,7 @@ export interface I18n {
   decline: (code: string, method: 'card' | 'ach') => string;
 }
 
-interface Dictionary {
+export interface Dictionary {
   messages: Messages;
   declines: DeclineMessages;
 }
@@ -56,6 +56,10 @@ function make(lang: Lang, dict: Messages, declines: DeclineMessages | null): I18
 }
 
 export const english: I18n = make('en', en, null);
+
+/** A language from its dictionary at hand (the server's rendering has them all). */
+export const fromDictionary = (lang: Lang, dict: Dictionary): I18n =>
+  make(lang, dict.messages, dict.declines);
 
 export async function loadI18n(lang: Lang): Promise<I18n> {
   if (lang === 'en') return english;
