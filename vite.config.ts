@@ -40,7 +40,13 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: false,
         // Keep every script in a file: the page CSP allows no inline script.
         assetsInlineLimit: 0,
-        modulePreload: { polyfill: false },
+        // The pages' HTML preloads what their entry imports; a lazy chunk (a language, the
+        // selector) needs nothing more than what is already loaded, so no preload helper is
+        // shipped in the first paint for them.
+        modulePreload: {
+          polyfill: false,
+          resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []),
+        },
         rollupOptions: {
           input: {
             index: here('./widget/app/index.html'),

@@ -14,9 +14,8 @@ import type { ServerProblems } from '../server-problems.ts';
 import type { PayAlert } from '../use-payment.ts';
 import { AchForm } from './ach-form.tsx';
 import { CancelControl } from './cancel-control.tsx';
+import { useChunk } from '../use-chunk.ts';
 import { CardForm } from './card-form.tsx';
-import { Challenge } from './challenge.tsx';
-import { SavedCards } from './saved-cards.tsx';
 
 interface Props {
   session: WidgetSession;
@@ -62,6 +61,12 @@ export function FormScreen({
   const methods: ('card' | 'ach')[] = s.methods.length > 0 ? s.methods : ['card'];
   const current = methods.includes(method) ? method : methods[0]!;
   const canWallet = Boolean(s.shopper.email) && current === 'card';
+  // Chunks of their own, fetched once the page is up when it may show them.
+  const SavedCards = useChunk(() => import('./saved-cards.tsx').then((m) => m.SavedCards), canWallet);
+  const Challenge = useChunk(
+    () => import('./challenge.tsx').then((m) => m.Challenge),
+    s.threeDSecure || challenge !== null,
+  );
 
   // Beside Pay: the decline or failure (a title on its own line, so no language's punctuation is
   // added to it), then the button.
@@ -96,7 +101,13 @@ export function FormScreen({
 
   return (
     <>
-      {challenge ? (
+      {challenge && !Challenge ? (
+        <p role="status" class="pf-loading">
+          <span class="pf-spinner" aria-hidden="true" />
+          {t('tdsTitle')}
+        </p>
+      ) : null}
+      {challenge && Challenge ? (
         <Challenge
           challengeUrl={challenge.challengeUrl}
           resultUrl={challenge.resultUrl}
@@ -134,7 +145,8 @@ export function FormScreen({
             ))}
           </fieldset>
         ) : null}
-        {canWallet && walletOpen ? (
+        {canWallet && walletOpen && !SavedCards ? <p role="status">{t('processing')}</p> : null}
+        {canWallet && walletOpen && SavedCards ? (
           <SavedCards
             api={api}
             canRemove={s.capabilities?.removeSavedCard !== false}
