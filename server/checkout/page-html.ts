@@ -32,7 +32,11 @@ export function pageWithState(
   html: string,
   state: WidgetSession | null | undefined,
   lang: PageLang,
-  rendered?: RenderedPage & { nonce: string },
+  rendered?: RenderedPage & {
+    nonce: string;
+    /** The page's `<link rel="stylesheet">` tags and their files' text, put inline. */
+    stylesheets?: ReadonlyMap<string, string>;
+  },
 ): string {
   // Replacer functions throughout: a replacement string would read `$&` or `$'` in the data.
   const brand = rendered?.branded ? ' data-brand=""' : '';
@@ -44,6 +48,11 @@ export function pageWithState(
     );
     // The branding's values were checked where they were read (widget/app/pay/theme.ts): a colour,
     // a radius, a font name; a `<` could not end the element anyway, none can be in them.
+    // A stylesheet of the build is inline only if nothing in it can end the element.
+    for (const [tag, css] of rendered.stylesheets ?? []) {
+      if (!/<\/style/i.test(css))
+        page = page.replace(tag, () => `<style nonce="${rendered.nonce}">${css}</style>`);
+    }
     if (rendered.css && !rendered.css.includes('<')) {
       const style = `<style nonce="${rendered.nonce}">${rendered.css}</style>\n`;
       page = page.replace(/<\/head>/i, (end) => `${style}${end}`);
