@@ -64,7 +64,7 @@ test(
     await shoot(page, 'form');
 
     await page.getByRole('button', { name: /^Pay/ }).click();
-    await expect(page.getByRole('alert')).toContainText('Please correct 3 fields.');
+    await expect(page.getByTestId('form-summary')).toHaveText('Please correct 3 fields.');
     await shoot(page, 'errors');
 
     await page.getByRole('radio', { name: 'Bank account' }).check();
@@ -141,7 +141,7 @@ test('Spanish: from the session locale, or ?locale=es', { tag: '@system' }, asyn
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   await expect(page.getByTestId('amount')).toHaveText(/25,00\sUS\$/);
   await page.getByRole('button', { name: /^Pagar 25,00/ }).click();
-  await expect(page.getByRole('alert')).toContainText('Corrija 3 campos.');
+  await expect(page.getByTestId('form-summary')).toHaveText('Corrija 3 campos.');
   await expect(page.locator('#cc-number-error')).toHaveText('Introduzca el número de tarjeta.');
   await page.getByLabel('Número de tarjeta').fill('4000000000000002');
   await page.getByLabel('Fecha de caducidad').fill(futureExpiry());

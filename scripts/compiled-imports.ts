@@ -31,7 +31,11 @@ export function isBuiltin(specifier: string): boolean {
   return specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0]!);
 }
 
-export function scanImports(entry: string): ImportScan {
+/**
+ * `runtimeImports` names the computed imports the graph may have, by the expression they import
+ * (`import(rendererModuleUrl)`), with the file each loads: that file's graph is followed instead.
+ */
+export function scanImports(entry: string, runtimeImports: Record<string, string> = {}): ImportScan {
   const files: string[] = [];
   const packages = new Map<string, string>();
   const unresolved: string[] = [];
@@ -45,7 +49,9 @@ export function scanImports(entry: string): ImportScan {
     const text = fs.readFileSync(file, 'utf8');
     // A specifier computed at run time cannot be checked here: the graph must not have one.
     for (const m of text.matchAll(/\b(?:import|require)\(\s*(?!['"`])([^)]{0,40})/g)) {
-      unresolved.push(`${path.basename(file)}: computed import(${m[1]}…)`);
+      const known = Object.hasOwn(runtimeImports, m[1]!.trim()) ? runtimeImports[m[1]!.trim()] : undefined;
+      if (known !== undefined && fs.existsSync(known)) pending.push(path.resolve(known));
+      else unresolved.push(`${path.basename(file)}: computed import(${m[1]}…)`);
     }
     for (const { fileName: spec } of ts.preProcessFile(text, true, true).importedFiles) {
       if (spec.startsWith('.') || spec.startsWith('/')) {

@@ -76,6 +76,7 @@ describe.each(databaseTargets())('paying a checkout session ($name)', (target) =
       status: 'declined',
       code: '05',
       message: 'Your card was declined. Please use another card.',
+      field: null,
     });
     const paid = await pay(w.app, token, cardBody(TEST_CARDS.mastercard));
     expect(paid.json().status).toBe('succeeded');

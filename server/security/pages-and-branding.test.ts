@@ -182,10 +182,19 @@ describe('browser code', () => {
     expect(found).toEqual([]);
   });
 
-  it('row 12: the payment iframe listens to no message; only the loader does, on the merchant page, and the dashboard and its preview, on their own pages', () => {
+  it('row 12: the payment iframe listens to no message but its 3-D Secure frame height; the loader does, on the merchant page, and the dashboard and its preview, on their own pages', () => {
     // The dashboard's Settings page hears its preview frame say it is ready; the preview (its own
     // lazily loaded chunk, /pay/preview only, same origin and parent checked) hears the drafts.
-    const own = ['widget/app/dashboard/components/settings-preview.tsx', 'widget/app/pay/preview-frame.ts'];
+    // The payment page hears one thing more: the height of the 3-D Secure frame it made, from that
+    // frame's window and the bank page's origin only, as a number.
+    const own = [
+      'widget/app/dashboard/components/settings-preview.tsx',
+      'widget/app/pay/components/challenge.tsx',
+      'widget/app/pay/preview-frame.ts',
+    ];
+    const challenge = readFileSync(join(REPO, 'widget/app/pay/components/challenge.tsx'), 'utf8');
+    expect(challenge).toContain('e.origin !== origin || e.source !== frame.current?.contentWindow');
+    expect(challenge).toMatch(/typeof d\.height === 'number' && Number\.isFinite\(d\.height\)/);
     const listening = app.flatMap((f) => scan(f).messageListeners);
     expect(listening.filter((l) => !own.includes(l.file))).toEqual([]);
     expect(listening.map((l) => l.file).sort()).toEqual(own);
@@ -241,14 +250,17 @@ describe.each(databaseTargets())('merchant content and pages ($name)', (target) 
       const page = await w.app.inject({ method: 'GET', url });
       expect(page.body).not.toContain(name);
       // The session state (shared/checkout/page-state.ts) holds the name as an escaped JSON string;
-      // the rest of the page has no trace of it.
+      // the page rendered on the server shows it as escaped text; the rest has no trace of it.
       const block = /<script type="application\/json" id="payframe-session">([^<]*)<\/script>/.exec(
         page.body,
       );
       if (page.statusCode === 200) {
         expect(block && (JSON.parse(block[1]!) as { merchant: { name: string } }).merchant.name).toBe(name);
       }
-      expect(page.body.replace(block?.[0] ?? '', '')).not.toMatch(/onerror|onload=|<svg|alert/i);
+      const rest = htmlTextVariants(name)
+        .reduce((body, asText) => body.split(asText).join(''), page.body.replace(block?.[0] ?? '', ''))
+        .replace(/<style nonce="[^"]+">[^<]*<\/style>/g, ''); // Payframe's own stylesheet
+      expect(rest).not.toMatch(/onerror|onload=|alert\(|<img src=x|<svg onload/i);
       const csp = String(page.headers['content-security-policy']);
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
@@ -379,3 +391,9 @@ describe.each(databaseTargets())('merchant content and pages ($name)', (target) 
     expect(html).toBeGreaterThanOrEqual(3);
   });
 });
+
+/** The name as HTML text, as an escaping renderer writes it ('>' and '"' need no escape in text). */
+function htmlTextVariants(text: string): string[] {
+  const amp = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return [amp.replace(/>/g, '&gt;').replace(/"/g, '&quot;'), amp.replace(/"/g, '&quot;'), amp];
+}

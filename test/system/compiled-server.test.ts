@@ -20,6 +20,9 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
   devDependencies: Record<string, string>;
 };
 const widgetBuilt = fs.existsSync(path.join(ROOT, 'dist', 'widget', 'index.html'));
+/** The hosted page's server rendering, loaded by path (server/checkout/page-renderer.ts). */
+const RENDERER = path.join(ROOT, 'dist', 'widget-ssr', 'render-page.js');
+const rendererBuilt = fs.existsSync(RENDERER);
 
 /** The production layout: this checkout's package files and the build, without development packages. */
 function productionCopy(app: string): void {
@@ -27,6 +30,8 @@ function productionCopy(app: string): void {
     fs.copyFileSync(path.join(ROOT, f), path.join(app, f));
   fs.cpSync(path.join(ROOT, 'bin'), path.join(app, 'bin'), { recursive: true });
   if (widgetBuilt) fs.symlinkSync(path.join(ROOT, 'dist', 'widget'), path.join(app, 'dist', 'widget'));
+  if (rendererBuilt)
+    fs.cpSync(path.dirname(RENDERER), path.join(app, 'dist', 'widget-ssr'), { recursive: true });
   for (const name of productionPackages(path.join(ROOT, 'package-lock.json'))) {
     const real = path.join(ROOT, 'node_modules', name);
     if (!fs.existsSync(real)) continue; // an optional package for another platform
@@ -46,11 +51,17 @@ describe('the compiled server', () => {
   }, 60_000);
 
   it('imports only Node built-ins and packages of `dependencies`', () => {
-    const scan = scanImports(bundle);
+    // The page renderer is the one import by path; the scan follows it into that build's graph.
+    const scan = scanImports(bundle, { rendererModuleUrl: RENDERER });
+    if (!rendererBuilt) {
+      expect(scan.unresolved).toEqual(['payframe.js: computed import(rendererModuleUrl…)']);
+      scan.unresolved.length = 0;
+    }
     expect(scan.unresolved).toEqual([]);
     const names = [...scan.packages.keys()];
-    // The scan sees the graph: the server's own packages are in it.
+    // The scan sees the graph: the server's own packages are in it, and the renderer's.
     expect(names).toEqual(expect.arrayContaining(['fastify', '@electric-sql/pglite', 'pg', 'zod', 'pino']));
+    if (rendererBuilt) expect(names).toEqual(expect.arrayContaining(['preact', 'preact-render-to-string']));
     const outside = names.filter((n) => !(n in pkg.dependencies));
     expect(outside, 'imported by dist/server but not in package.json dependencies').toEqual([]);
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
@@ -151,6 +162,15 @@ describe('the compiled server', () => {
       expect((await fetch(`${base}/checkout.js`)).status).toBe(200);
       expect((await fetch(`${base}/`)).status).toBe(200);
     });
+
+    it.skipIf(!widgetBuilt || !rendererBuilt)(
+      'renders the hosted page on the server (dist/widget-ssr)',
+      async () => {
+        const page = await fetch(`${base}/pay/cs_${'A'.repeat(43)}`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toMatch(/<main id="app" data-rendered>/);
+      },
+    );
 
     it('takes the compiled `payframe` command’s merchant update over DATA_DIR/cli.sock while it runs', async () => {
       expect(fs.lstatSync(path.join(dataDir, 'cli.sock')).mode & 0o777).toBe(0o600);

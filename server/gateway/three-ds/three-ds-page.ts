@@ -73,13 +73,18 @@ const STYLE = `
     margin-bottom: .5rem; } p, dl { margin-bottom: .5rem; } legend { margin-bottom: .5rem; } fieldset { gap: .5rem; } }
   @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }`;
 
+/** Where the bank's pages load SIZE_SCRIPT from (a script of the page's own origin, no inline code). */
+export const SIZE_SCRIPT_PATH = '/3ds/size.js';
+
 /**
- * Posts `{source: 'payframe-3ds', height}` to the framing page whenever the page's height changes;
- * `origins` are the frame ancestors ('self' is this page's own origin).
+ * Posts `{source: 'payframe-3ds', height}` to the framing page whenever the page's height changes,
+ * to the origins its tag's `data-targets` names (the frame ancestors; 'self' is this page's origin).
  */
-export function sizeScript(nonce: string, origins: readonly string[]): string {
-  const targets = JSON.stringify(origins).replace(/</g, '\\u003c');
-  return `<script nonce="${escapeHtml(nonce)}">(function(){if(parent===window)return;var t=${targets}.map(function(o){return o==="'self'"?location.origin:o}),h=-1;function s(){var n=Math.ceil(document.documentElement.getBoundingClientRect().height);if(n===h)return;h=n;t.forEach(function(o){parent.postMessage({source:"payframe-3ds",height:n},o)})}if(window.ResizeObserver)new ResizeObserver(s).observe(document.documentElement);s()})();</script>`;
+export const SIZE_SCRIPT = `(function(){var c=document.currentScript;if(!c||parent===window)return;var t=JSON.parse(c.getAttribute("data-targets")||"[]").map(function(o){return o==="'self'"?location.origin:o}),h=-1;function s(){var n=Math.ceil(document.documentElement.getBoundingClientRect().height);if(n===h)return;h=n;t.forEach(function(o){parent.postMessage({source:"payframe-3ds",height:n},o)})}if(window.ResizeObserver)new ResizeObserver(s).observe(document.documentElement);s()})();\n`;
+
+/** The tag that loads SIZE_SCRIPT, telling it the frame ancestors to post the height to. */
+export function sizeScriptTag(origins: readonly string[]): string {
+  return `<script src="${SIZE_SCRIPT_PATH}" data-targets="${escapeHtml(JSON.stringify(origins))}"></script>`;
 }
 
 function layout(

@@ -5,8 +5,10 @@
  *   GET  /3ds/challenge/:id/result.json  `{status, cavv, eci, xid, dsTransactionId}` for polling;
  *                                         `?session=<token>`: only if made for that checkout session
  *
- * Pages carry no script; their one `<style>` has a per-response nonce (security-requirements.md
- * EMB-1). They are framed by Payframe's own checkout iframe, so `frame-ancestors 'self'` by default.
+ *   GET  /3ds/size.js                    the pages' one script: their height, posted to the framing checkout
+ *
+ * Pages carry no inline script (`script-src 'self'`, the size script only); their one `<style>` has a
+ * per-response nonce. They are framed by Payframe's own checkout iframe, so `frame-ancestors 'self'` by default.
  * The POST refuses another origin (CSRF); completing is idempotent, so a double click is harmless.
  */
 import crypto from 'node:crypto';
@@ -20,7 +22,9 @@ import {
   renderChallengePage,
   renderErrorPage,
   renderResultPage,
-  sizeScript,
+  SIZE_SCRIPT,
+  SIZE_SCRIPT_PATH,
+  sizeScriptTag,
 } from './three-ds-page.ts';
 import type { ChallengeOutcome, ChallengeStatus, ThreeDsService } from './three-ds-service.ts';
 
@@ -42,7 +46,7 @@ function pageCsp(nonce: string, frameAncestors: readonly string[]): string {
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
+    "script-src 'self'",
     "form-action 'self'",
     `frame-ancestors ${frameAncestors.join(' ')}`,
     "base-uri 'none'",
@@ -91,8 +95,8 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
         .header('content-security-policy', pageCsp(nonce, ancestors))
         .header('cache-control', 'no-store')
         .type('text/html; charset=utf-8')
-        // The page's height, told to the checkout that frames it (three-ds-page.ts sizeScript).
-        .send(render(nonce).replace('</body>', () => `${sizeScript(nonce, ancestors)}\n</body>`))
+        // The page's height, told to the checkout that frames it (three-ds-page.ts SIZE_SCRIPT).
+        .send(render(nonce).replace('</body>', () => `${sizeScriptTag(ancestors)}\n</body>`))
     );
   }
   const errorPage = (reply: FastifyReply, status: ErrorPageStatus, lang: ShopperLang) =>
@@ -106,6 +110,14 @@ export async function threeDsRoutes(app: FastifyInstance, opts: ThreeDsRoutesOpt
       locale: challenge?.locale,
       acceptLanguage: request.headers['accept-language'],
     });
+
+  app.get(SIZE_SCRIPT_PATH, async (_request, reply) =>
+    reply
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .type('text/javascript; charset=utf-8')
+      .send(SIZE_SCRIPT),
+  );
 
   app.get('/3ds/challenge/:id', async (request: IdRequest, reply) => {
     const challenge = await service.challengeStatus(db, request.params.id);
