@@ -77,9 +77,23 @@ export const EmbedLoadError = z.strictObject({
 export type EmbedLoadError = z.infer<typeof EmbedLoadError>;
 export type LoadErrorReason = EmbedLoadError['reason'] | 'no_response';
 
+export const EmbedWords = z.strictObject({
+  frame: z.string().max(100),
+  title: z.string().max(100),
+  close: z.string().max(100),
+});
+export type EmbedWords = z.infer<typeof EmbedWords>;
+
 export const EmbedMessage = z.discriminatedUnion('type', [
-  /** `lang`: the form's language, so the modal's own words ("Secure checkout", "Close") match it. */
+  /** `lang`: the form's language. */
   z.strictObject({ ...envelope, type: z.literal('ready'), lang: z.enum(PAGE_LANGS) }),
+  /**
+   * The loader's own words in the form's language (the frame's name, the modal's title and its close
+   * button), after `ready` and whenever the shopper picks another language: every page language's
+   * words live in the form, none in the loader. A message of its own: a loader of an older build
+   * ignores a type it does not know, where an extra key in `ready` would make it invalid.
+   */
+  z.strictObject({ ...envelope, type: z.literal('words'), words: EmbedWords }),
   z.strictObject({ ...envelope, type: z.literal('success'), data: EmbedSuccess }),
   z.strictObject({ ...envelope, type: z.literal('error'), data: EmbedError }),
   z.strictObject({ ...envelope, type: z.literal('cancel'), data: EmbedCancel }),

@@ -66,6 +66,8 @@ if (!window.Payframe) {
           locale: d.payframeLocale,
           // JSON text, passed on as it is: the hosted page checks it (and reports it invalid).
           theme: d.payframeTheme,
+          // Only 'fields' changes anything (frameUrl); any other value is the full layout.
+          layout: d.payframeLayout as MountOptions['layout'],
         });
       } catch (err) {
         mounted.set(host, { destroy() {} } as Instance); // reported once, not on every mutation

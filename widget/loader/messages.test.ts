@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
 import { SESSION_TOKEN_PATTERN } from '../../shared/checkout/fields.ts';
 import { PAGE_LANGS } from '../../shared/checkout/page-state.ts';
-import { parseEmbedMessage, SESSION_TOKEN, WORDS, wordsIn } from './messages.ts';
+import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
 
 const ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const env = { source: 'payframe', v: 2, instance: ID };
@@ -52,6 +52,16 @@ const valid: Record<string, unknown>[] = [
   { ...env, type: 'resize', height: 0 },
   { ...env, type: 'resize', height: 1 },
   { ...env, type: 'resize', height: 20000 },
+  {
+    ...env,
+    type: 'words',
+    words: { frame: 'Formulario de pago seguro', title: 'Pago seguro', close: 'Cerrar' },
+  },
+  {
+    ...env,
+    type: 'words',
+    words: { frame: '安全なお支払いフォーム', title: '安全なお支払い', close: '閉じる' },
+  },
 ];
 
 /** Each valid message broken in one way: a wrong tag, a missing or extra key, a wrong type or range. */
@@ -156,18 +166,22 @@ describe('parseEmbedMessage agrees with the shared EmbedMessage schema', () => {
   });
 });
 
-test("the loader takes the form's ready in every page language, with its words or English ones", () => {
+test("the loader takes the form's ready in every page language, and its words from the form", () => {
   for (const lang of PAGE_LANGS) {
     expect(parseEmbedMessage({ ...env, type: 'ready', lang }, ID)).toEqual({ ...env, type: 'ready', lang });
-    expect(wordsIn(lang)).toBe(WORDS[lang] ?? WORDS.en);
   }
-  expect(wordsIn('es-MX')).toBe(WORDS.es);
-  expect(wordsIn('ES')).toBe(WORDS.es);
-  expect(wordsIn('')).toBe(WORDS.en);
-  // Only the zod schema knows the list: a short tag it does not name still picks only words.
+  // Only the zod schema knows the list: a short tag it does not name is still a ready.
   expect(EmbedMessage.safeParse({ ...env, type: 'ready', lang: 'xx' }).success).toBe(false);
   expect(parseEmbedMessage({ ...env, type: 'ready', lang: 'xx' }, ID)?.type).toBe('ready');
-  expect(wordsIn('xx')).toBe(WORDS.en);
+  // Until the form says its own: English.
+  expect(WORDS).toEqual({ frame: 'Secure payment form', title: 'Secure checkout', close: 'Close' });
+  const long = 'x'.repeat(101);
+  for (const words of [
+    { frame: long, title: 't', close: 'c' },
+    { frame: 'f', title: 't' },
+    { frame: 'f', title: 't', close: 1 },
+  ])
+    expect(parseEmbedMessage({ ...env, type: 'words', words }, ID)).toBeNull();
 });
 
 test('the loader checks session tokens with the shared pattern', () => {

@@ -43,19 +43,20 @@ const validCancel = (d: Data) =>
   typeof d.sessionOpen === 'boolean';
 
 /**
- * The loader's own words (the modal's title, its close button, the frame's name), in English and
- * Spanish; a form in another language has the English ones: thirteen languages' words do not fit
- * the loader's 3 KB budget (DESIGN.md §11), nor does the list of them, so a `ready` message's `lang`
- * is checked as a short tag only (it picks these words and nothing else; the zod schema names the
- * list, and messages.test.ts holds every page language to pass here).
+ * The loader's own words (the frame's name, the modal's title and its close button) until the form
+ * says its own in its language (a `words` message): every page language's words live in the form,
+ * none here but these.
  */
-export const WORDS: Record<string, { frame: string; title: string; close: string }> = {
-  en: { frame: 'Secure payment form', title: 'Secure checkout', close: 'Close' },
-  es: { frame: 'Formulario de pago seguro', title: 'Pago seguro', close: 'Cerrar' },
-};
+export const WORDS = { frame: 'Secure payment form', title: 'Secure checkout', close: 'Close' };
+export type Words = typeof WORDS;
 
-/** The loader's words for a language tag (its first two letters), English when it has none. */
-export const wordsIn = (lang: string) => WORDS[lang.slice(0, 2).toLowerCase()] || WORDS.en!;
+/** A `words` message's words: three short texts. */
+const validWords = (w: unknown) =>
+  isObject(w) &&
+  hasKeys(w, 'frame title close') &&
+  isText(w.frame, 100) &&
+  isText(w.title, 100) &&
+  isText(w.close, 100);
 
 const validError = (d: Data) =>
   hasKeys(d, 'code message currency declineCode') &&
@@ -94,9 +95,11 @@ export function parseEmbedMessage(data: unknown, instance: string): EmbedMessage
           (h as number) <= 20000
         : type === 'expired' || type === 'escape'
           ? hasKeys(data, ENVELOPE)
-          : has(WITH_DATA, type) &&
-            hasKeys(data, ENVELOPE + ' data') &&
-            isObject(d) &&
-            WITH_DATA[type as string]!(d);
+          : type === 'words'
+            ? hasKeys(data, ENVELOPE + ' words') && validWords(data.words)
+            : has(WITH_DATA, type) &&
+              hasKeys(data, ENVELOPE + ' data') &&
+              isObject(d) &&
+              WITH_DATA[type as string]!(d);
   return ok ? (data as EmbedMessage) : null;
 }

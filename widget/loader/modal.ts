@@ -6,12 +6,13 @@
  * first field; Shift+Tab from the form's first field reaches the close control, and from there the
  * form's last field. Closing is not cancelling (issue 14 §1): it fires `payframe:cancel` with
  * `{reason: 'closed', sessionOpen}` and the session stays payable; only the form's confirmed
- * "Cancel payment" ends it (`reason: 'canceled'`). The modal's words follow the form's language.
+ * "Cancel payment" ends it (`reason: 'canceled'`). The modal's words are the form's, in its
+ * language (its `words` message); English until they come.
  * Styles go through the CSSOM, which a merchant CSP without 'unsafe-inline' still allows.
  */
 import type { EmbedMessage } from '../../shared/checkout/embed-messages.ts';
-import { wordsIn } from './messages.ts';
-import { createWidget, type Instance, type MountOptions, wordsFor } from './widget.ts';
+import { WORDS } from './messages.ts';
+import { createWidget, type Instance, type MountOptions } from './widget.ts';
 
 let closeCurrent: (() => void) | null = null;
 
@@ -25,7 +26,7 @@ const matches = (query: string) => matchMedia(query).matches;
 
 export function openModal(payframeOrigin: string, options: MountOptions): Instance {
   if (closeCurrent) closeCurrent();
-  let words = wordsFor(options);
+  let words = WORDS;
   const mode = options.theme && (options.theme as Record<string, unknown>).mode;
   const dark = mode === 'dark' || (mode !== 'light' && matches('(prefers-color-scheme: dark)'));
   const fg = dark ? '#f2f2f7' : '#1c1c1e';
@@ -73,8 +74,9 @@ export function openModal(payframeOrigin: string, options: MountOptions): Instan
   let ended = false;
   let closed = false;
   const [instance, emit] = createWidget(payframeOrigin, body, options, (m: EmbedMessage) => {
-    if (m.type === 'ready') {
-      words = wordsIn(m.lang);
+    // The form's words in its language: the title and the close button's name.
+    if (m.type === 'words') {
+      words = m.words;
       say();
     }
     if (m.type === 'success') paid = true;

@@ -4,7 +4,7 @@
  * this instance's own iframe window, and carry this instance's id: two widgets never cross-talk.
  */
 import type { EmbedEventName, EmbedMessage, LoadErrorReason } from '../../shared/checkout/embed-messages.ts';
-import { parseEmbedMessage, SESSION_TOKEN, wordsIn } from './messages.ts';
+import { parseEmbedMessage, SESSION_TOKEN, WORDS } from './messages.ts';
 
 export type Handler = (detail?: unknown) => void;
 
@@ -16,6 +16,11 @@ export interface MountOptions {
    * page validates it (shared Theme schema) and reports one it refuses (`loaderror` invalid_theme).
    */
   theme?: Record<string, unknown> | string;
+  /**
+   * `full` (the default): the order beside the payment; `fields`: the payment fields and Pay only,
+   * for a page that shows the order itself.
+   */
+  layout?: 'full' | 'fields';
   onReady?: Handler;
   onSuccess?: Handler;
   onError?: Handler;
@@ -55,16 +60,11 @@ export function frameUrl(payframeOrigin: string, options: MountOptions, instance
   // v=2: the message version this loader checks (shared/checkout/embed-messages.ts EMBED_VERSION).
   const q = new URLSearchParams({ embed: '1', v: '2', instance, origin: location.origin });
   if (options.locale) q.set('locale', options.locale);
+  if (options.layout === 'fields') q.set('layout', 'fields');
   const { theme } = options;
   if (theme) q.set('theme', typeof theme === 'string' ? theme : JSON.stringify(theme));
   return `${payframeOrigin}/pay/${options.session}?${q}`;
 }
-
-/**
- * Until the form says which language it chose (its `ready` message): the widget's locale, else the
- * host page's language.
- */
-export const wordsFor = (options: MountOptions) => wordsIn(options.locale || document.documentElement.lang);
 
 export function createWidget(
   payframeOrigin: string,
@@ -79,7 +79,7 @@ export function createWidget(
   const id = randomId();
   const iframe = document.createElement('iframe');
   iframe.src = frameUrl(payframeOrigin, options, id);
-  iframe.title = wordsFor(options).frame;
+  iframe.title = WORDS.frame;
   iframe.allow = 'payment';
   iframe.scrolling = 'no'; // (the attribute: obsolete, still honoured by every browser)
   // Until the first resize message: room for the form's skeleton rather than a 150px sliver.
@@ -115,13 +115,11 @@ export function createWidget(
       iframe.style.height = `${m.height}px`;
       return;
     }
-    // The form's language, chosen from the session too: the loader's words follow it.
-    if (m.type === 'ready') {
-      clearTimeout(timer);
-      iframe.title = wordsIn(m.lang).frame;
-    }
+    if (m.type === 'ready') clearTimeout(timer);
+    // The form's words in its language: the frame's name (the modal takes the rest).
+    if (m.type === 'words') iframe.title = m.words.frame;
     if (intercept) intercept(m);
-    if (m.type !== 'escape') emit(m.type, 'data' in m ? { ...m.data } : undefined);
+    if (m.type !== 'escape' && m.type !== 'words') emit(m.type, 'data' in m ? { ...m.data } : undefined);
   };
   addEventListener('message', onMessage);
   host.appendChild(iframe);

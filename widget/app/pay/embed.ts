@@ -10,12 +10,15 @@ import type {
   EmbedError,
   EmbedLoadError,
   EmbedSuccess,
+  EmbedWords,
 } from '../../../shared/checkout/embed-messages.ts';
 import type { PageLang } from '../../../shared/checkout/page-state.ts';
 
 export type Payload =
   | { type: 'expired' | 'escape' }
   | { type: 'ready'; lang: PageLang }
+  /** Version 2 only: the loader's words in the form's language. */
+  | { type: 'words'; words: EmbedWords }
   | { type: 'cancel'; data: EmbedCancel }
   | { type: 'success'; data: EmbedSuccess }
   | { type: 'error'; data: EmbedError }
@@ -43,7 +46,7 @@ export function successMessage(
  */
 export function messageFor(v: 1 | 2, instance: string, p: Payload): object | null {
   if (v === 2) return { source: 'payframe', v, instance, ...p };
-  if (p.type === 'loaderror') return null;
+  if (p.type === 'loaderror' || p.type === 'words') return null;
   let old: object = p;
   if (p.type === 'ready' || p.type === 'cancel') old = { type: p.type };
   else if (p.type === 'success') {

@@ -57,12 +57,20 @@ export function useSession(api: SessionApi, embed: Embed | null, params: URLSear
       .join(' · ');
   };
 
+  /** The loader's words (its frame's name, a modal's title and close button), in the form's language. */
+  const tellWords = ({ t }: I18n) =>
+    embed?.send({
+      type: 'words',
+      words: { frame: t('modalFrame'), title: t('modalTitle'), close: t('modalClose') },
+    });
+
   /** A session is here, in its language: the document and the host page learn of it. */
   const announce = (s: WidgetSession, chosen: I18n) => {
     retitle(s, chosen);
     applyBranding(s.merchant, checkTheme(params.get('theme')) ?? {}, document.documentElement);
     embed?.setOrigins(s.embedOrigins ?? []);
     embed?.send({ type: 'ready', lang: chosen.lang });
+    tellWords(chosen);
     // The page loaded but can take no payment: the loader reports it (`loaderror`).
     const reason = loadErrorOf(screenOf(s));
     if (reason) embed?.send({ type: 'loaderror', data: { reason } });
@@ -102,6 +110,7 @@ export function useSession(api: SessionApi, embed: Embed | null, params: URLSear
       (chosen) => {
         setI18n(chosen);
         retitle(session, chosen);
+        tellWords(chosen);
       },
       () => undefined, // the chunk did not come (offline): the page stays as it was, still usable
     );

@@ -55,8 +55,11 @@ export function useFormState<V extends object>(
     values,
     form,
     shown,
-    /** How many fields show a problem now, once Pay was pressed or the server named some. */
-    count: () => keys.filter((k) => shown(k) !== undefined).length,
+    /**
+     * How many fields are left to correct, by the form's own checks (a decline or the server's
+     * problem is said at its field, with the words that say what to do).
+     */
+    count: () => keys.filter((k) => problems[k] !== undefined).length,
     submitted,
     set: <K extends keyof V>(k: K, value: V[K]) => {
       setValues((old) => ({ ...old, [k]: value }));

@@ -144,6 +144,9 @@ export const messages: Messages = {
   terms: 'الشروط',
   privacy: 'الخصوصية',
   canceledBodyEmbedded: 'لم تتم أي عملية دفع.',
+  modalFrame: 'نموذج دفع آمن',
+  modalTitle: 'دفع آمن',
+  modalClose: 'إغلاق',
 };
 
 export const declines: DeclineMessages = {

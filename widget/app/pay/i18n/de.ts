@@ -142,6 +142,9 @@ export const messages: Messages = {
   terms: 'AGB',
   privacy: 'Datenschutz',
   canceledBodyEmbedded: 'Es wurde keine Zahlung ausgeführt.',
+  modalFrame: 'Sicheres Zahlungsformular',
+  modalTitle: 'Sichere Bezahlung',
+  modalClose: 'Schließen',
 };
 
 export const declines: DeclineMessages = {

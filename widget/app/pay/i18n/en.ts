@@ -135,6 +135,9 @@ export const en = {
   terms: 'Terms',
   privacy: 'Privacy',
   canceledBodyEmbedded: 'No payment was made.',
+  modalFrame: 'Secure payment form',
+  modalTitle: 'Secure checkout',
+  modalClose: 'Close',
 } satisfies Record<string, string>;
 
 export type Messages = typeof en;

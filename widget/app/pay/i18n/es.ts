@@ -137,6 +137,9 @@ export const messages: Messages = {
   terms: 'Condiciones',
   privacy: 'Privacidad',
   canceledBodyEmbedded: 'No se realizó ningún pago.',
+  modalFrame: 'Formulario de pago seguro',
+  modalTitle: 'Pago seguro',
+  modalClose: 'Cerrar',
 };
 
 export const declines: DeclineMessages = {

@@ -140,6 +140,9 @@ export const messages: Messages = {
   terms: 'Conditions',
   privacy: 'Confidentialité',
   canceledBodyEmbedded: "Aucun paiement n'a été effectué.",
+  modalFrame: 'Formulaire de paiement sécurisé',
+  modalTitle: 'Paiement sécurisé',
+  modalClose: 'Fermer',
 };
 
 export const declines: DeclineMessages = {

@@ -144,6 +144,9 @@ export const messages: Messages = {
   terms: 'תנאים',
   privacy: 'פרטיות',
   canceledBodyEmbedded: 'לא בוצע תשלום.',
+  modalFrame: 'טופס תשלום מאובטח',
+  modalTitle: 'תשלום מאובטח',
+  modalClose: 'סגירה',
 };
 
 export const declines: DeclineMessages = {

@@ -137,6 +137,9 @@ export const messages: Messages = {
   terms: 'Termini',
   privacy: 'Privacy',
   canceledBodyEmbedded: 'Non è stato effettuato alcun pagamento.',
+  modalFrame: 'Modulo di pagamento sicuro',
+  modalTitle: 'Pagamento sicuro',
+  modalClose: 'Chiudi',
 };
 
 export const declines: DeclineMessages = {

@@ -139,6 +139,9 @@ export const messages: Messages = {
   terms: '利用規約',
   privacy: 'プライバシー',
   canceledBodyEmbedded: 'お支払いは行われていません。',
+  modalFrame: '安全なお支払いフォーム',
+  modalTitle: '安全なお支払い',
+  modalClose: '閉じる',
 };
 
 export const declines: DeclineMessages = {

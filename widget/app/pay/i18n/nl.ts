@@ -139,6 +139,9 @@ export const messages: Messages = {
   terms: 'Voorwaarden',
   privacy: 'Privacy',
   canceledBodyEmbedded: 'Er is niets betaald.',
+  modalFrame: 'Beveiligd betaalformulier',
+  modalTitle: 'Veilig afrekenen',
+  modalClose: 'Sluiten',
 };
 
 export const declines: DeclineMessages = {

@@ -141,6 +141,9 @@ export const messages: Messages = {
   terms: 'Regulamin',
   privacy: 'Prywatność',
   canceledBodyEmbedded: 'Nie dokonano żadnej płatności.',
+  modalFrame: 'Bezpieczny formularz płatności',
+  modalTitle: 'Bezpieczna płatność',
+  modalClose: 'Zamknij',
 };
 
 export const declines: DeclineMessages = {

@@ -136,6 +136,9 @@ export const messages: Messages = {
   terms: 'Termos',
   privacy: 'Privacidade',
   canceledBodyEmbedded: 'Nenhum pagamento foi feito.',
+  modalFrame: 'Formulário de pagamento seguro',
+  modalTitle: 'Pagamento seguro',
+  modalClose: 'Fechar',
 };
 
 export const declines: DeclineMessages = {

@@ -136,6 +136,9 @@ export const messages: Messages = {
   terms: 'Villkor',
   privacy: 'Integritet',
   canceledBodyEmbedded: 'Ingen betalning har gjorts.',
+  modalFrame: 'Säkert betalningsformulär',
+  modalTitle: 'Säker betalning',
+  modalClose: 'Stäng',
 };
 
 export const declines: DeclineMessages = {

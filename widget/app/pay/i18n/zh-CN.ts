@@ -134,6 +134,9 @@ export const messages: Messages = {
   terms: '条款',
   privacy: '隐私',
   canceledBodyEmbedded: '未进行任何付款。',
+  modalFrame: '安全付款表单',
+  modalTitle: '安全结账',
+  modalClose: '关闭',
 };
 
 export const declines: DeclineMessages = {
