@@ -24,6 +24,14 @@ test('3-D Secure: a failed challenge, then Authenticate inside the page pays', a
   await payCard(page, '4000000000003220');
   await expect(page.getByRole('heading', { name: 'Confirm with your bank' })).toBeVisible();
   const bank = page.frameLocator('iframe[title="Bank verification"]');
+  await expect(bank.getByRole('button', { name: 'Fail authentication' })).toBeVisible();
+  // The frame is as tall as the bank's page (it posts its height): no empty space under it, no scroll.
+  const frame = page.locator('iframe[title="Bank verification"]');
+  const bankHeight = await bank.locator('html').evaluate((html) => html.getBoundingClientRect().height);
+  await expect
+    .poll(async () => (await frame.evaluate((f) => (f as HTMLIFrameElement).clientHeight)) - bankHeight)
+    .toBeGreaterThanOrEqual(0);
+  expect((await frame.evaluate((f) => (f as HTMLIFrameElement).clientHeight)) - bankHeight).toBeLessThan(4);
   await bank.getByRole('button', { name: 'Fail authentication' }).click();
   await expect(page.getByRole('alert')).toContainText('Your bank could not verify this payment.');
   // The bank's frame that had the focus is gone: the message takes it.
