@@ -23,6 +23,13 @@ async function recordHeights(page: Page, topOnly: boolean): Promise<void> {
     const w = window as unknown as { __heights: [number, number][]; __read: () => number };
     w.__heights = [];
     const tick = () => {
+      // While the HTML is still being parsed, a starved machine's Chromium may paint the part of
+      // the page parsed so far (the order without the form): that is the parser's, not a layout's
+      // jump. Heights count from the whole document, still before any script of the page has run.
+      if (document.readyState === 'loading') {
+        requestAnimationFrame(tick);
+        return;
+      }
       const frame = document.querySelector<HTMLIFrameElement>('#embedded iframe');
       const h = top
         ? frame
