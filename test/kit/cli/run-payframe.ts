@@ -1,6 +1,7 @@
 /** The real `payframe` command (bin/payframe.js) in a child process, run as an operator runs it. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_SERVER_ENV } from '../server-env.ts';
 
 export const PAYFRAME_BIN = fileURLToPath(new URL('../../../bin/payframe.js', import.meta.url));
 
@@ -25,7 +26,7 @@ export function runPayframe(
 ): Promise<CommandRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [PAYFRAME_BIN, ...args], {
-      env: { ...baseEnv, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+      env: { ...baseEnv, ...TEST_SERVER_ENV, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
     });
     let stdout = '';
     let stderr = '';
