@@ -357,9 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** What `loadEnvFile` did: the file it read, or why it read none. */
 export type EnvFileResult =
-  | { kind: 'loaded'; file: string }
-  | { kind: 'absent'; file: string }
-  | { kind: 'off' };
+  { kind: 'loaded'; file: string } | { kind: 'absent'; file: string } | { kind: 'off' };
 
 /**
  * Reads an env file into `env` before the configuration is loaded (the `payframe` command's first

@@ -124,8 +124,7 @@ export async function startServer(
   const { app, health, gateway, checkout } = parts;
   // The demo merchant lives in the gateway's database; a checkout-only instance has no merchants.
   // Only where the demo is on (development, or PAYFRAME_DEMO=1): production starts with none.
-  const demo =
-    gateway && config.demo ? await ensureDemoMerchant(config, db, gateway.deps.merchants) : null;
+  const demo = gateway && config.demo ? await ensureDemoMerchant(config, db, gateway.deps.merchants) : null;
   if (demo) {
     logger.info(
       { merchantId: demo.merchantId },

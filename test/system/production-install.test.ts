@@ -22,7 +22,11 @@ import { ROOT } from '../../scripts/build-server.ts';
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 /** README.md's production install: its two commands, and the files the second one runs beside. */
 const SECTION = /\*\*Production install\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
-const LISTED = /# where it runs: (.+)$/m.exec(SECTION)?.[1]?.split(' + ').map((f) => f.trim()) ?? [];
+const LISTED =
+  /# where it runs: (.+)$/m
+    .exec(SECTION)?.[1]
+    ?.split(' + ')
+    .map((f) => f.trim()) ?? [];
 
 const run = promisify(execFile);
 
@@ -52,13 +56,21 @@ describe('the production install, as README.md states it', () => {
     };
     for (const script of ['prestart', 'start']) {
       for (const file of pkg.scripts[script]!.split(' ').filter((w) => /\.m?js$/.test(w)))
-        expect(LISTED.some((l) => file.startsWith(l)), `${script} runs ${file}`).toBe(true);
+        expect(
+          LISTED.some((l) => file.startsWith(l)),
+          `${script} runs ${file}`,
+        ).toBe(true);
     }
   });
 
   beforeAll(async () => {
-    for (const built of ['dist/server/payframe.js', 'dist/widget/index.html', 'dist/widget-ssr/render-page.js'])
-      if (!fs.existsSync(path.join(ROOT, built))) throw new Error(`${built} is missing: run npm run build first`);
+    for (const built of [
+      'dist/server/payframe.js',
+      'dist/widget/index.html',
+      'dist/widget-ssr/render-page.js',
+    ])
+      if (!fs.existsSync(path.join(ROOT, built)))
+        throw new Error(`${built} is missing: run npm run build first`);
     app = tempDir('payframe-install-');
     dataDir = tempDir('payframe-install-data-');
     for (const listed of LISTED) {
@@ -93,7 +105,8 @@ describe('the production install, as README.md states it', () => {
     server.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const deadline = Date.now() + 120_000;
     for (;;) {
-      if (server.exitCode !== null) throw new Error(`npm start exited (${server.exitCode}):\n${stdout}${stderr}`);
+      if (server.exitCode !== null)
+        throw new Error(`npm start exited (${server.exitCode}):\n${stdout}${stderr}`);
       const ready = await fetch(`${base}/readyz`).then(
         (r) => r.status === 200,
         () => false,
@@ -157,7 +170,10 @@ describe('the production install, as README.md states it', () => {
       }
     });
     expect(records).toContainEqual(
-      expect.objectContaining({ msg: expect.stringContaining('no merchant yet'), command: expect.stringContaining('payframe merchant create') }),
+      expect.objectContaining({
+        msg: expect.stringContaining('no merchant yet'),
+        command: expect.stringContaining('payframe merchant create'),
+      }),
     );
     expect(records).toContainEqual(expect.objectContaining({ msg: 'Payframe is listening', url: base }));
     expect(stderr).toBe('');

@@ -26,7 +26,10 @@ function unitCopy(text = fs.readFileSync(UNIT, 'utf8')): string {
 }
 
 function analyze(...args: string[]) {
-  const r = spawnSync(SYSTEMD_ANALYZE, args, { encoding: 'utf8', env: { ...process.env, SYSTEMD_LOG_COLOR: '0' } });
+  const r = spawnSync(SYSTEMD_ANALYZE, args, {
+    encoding: 'utf8',
+    env: { ...process.env, SYSTEMD_LOG_COLOR: '0' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
