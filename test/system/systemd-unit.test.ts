@@ -81,6 +81,8 @@ describeWithTools([systemdAnalyze], 'deploy/systemd/payframe.service', () => {
     expect(s.get('Service.ProtectSystem')).toEqual(['strict']);
     expect(s.get('Service.NoNewPrivileges')).toEqual(['yes']);
     expect(s.get('Service.Restart')).toEqual(['on-failure']);
+    // Above the 30 s a request in flight may take to finish after SIGTERM.
+    expect(Number(s.get('Service.TimeoutStopSec')?.[0])).toBeGreaterThan(30);
     expect(s.get('Service.ExecStart')?.[0]).toMatch(/ \/opt\/payframe\/dist\/server\/payframe\.js serve$/);
     // The JIT writes and runs its own code: a unit that forbade it would not start node.
     expect(s.has('Service.MemoryDenyWriteExecute')).toBe(false);
