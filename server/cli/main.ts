@@ -3,7 +3,7 @@
  *
  *   payframe serve            start the server (what `npm start` runs); --role all|gateway|checkout,
  *                             --spec-only (role gateway: the spec's 21 operations only)
- *   payframe migrate          apply database migrations and exit
+ *   payframe migrate          apply database migrations (each named, then the version) and exit
  *   payframe merchant create  create a merchant (id + TransactionKey); update, list, roll-key, disable, enable
  *   payframe merchant secret  a spec-mode checkout's merchants (name, origins, redirect secret): set, list, remove
  *   payframe session create   create a checkout session (token + URL)
@@ -29,14 +29,17 @@ export const HELP = `Usage: payframe <command> [options]
 
 Commands:
   serve [--role all|gateway|checkout] [--spec-only]
-              Start Payframe (configuration from the environment; see .env.example).
+              Start Payframe (configuration from the environment, and from .env in the
+              working directory under it: PAYFRAME_ENV_FILE names another file, none none;
+              see .env.example). In development (the default NODE_ENV) also the demo: a
+              merchant with a dashboard user, and the demo store (PAYFRAME_DEMO=1 anywhere).
               all (default): everything in one process. gateway: the Transaction Service,
               3-D Secure pages, users, recurring payments. checkout: merchant REST, the
               widget's API and pages, calling the gateway at TRANSACTION_SERVICE_URL (needs
               GATEWAY_SERVICE_KEY and CHECKOUT_SECRET). See server/checkout/README.md.
               --spec-only (with --role gateway only): the Transaction Service offers the
               spec's 21 operations and no Payframe extension (WSDL, help pages, calls)
-  migrate     Apply pending database migrations and exit
+  migrate     Apply pending database migrations, name each one applied and the version, exit
   merchant create --name <name> [--origin <url>]... [--3ds] [--business-name <name>]
                   [--logo-url <url>] [--website <url>] [--email <address>] [--phone <number>]
                   [--methods card,ach]
