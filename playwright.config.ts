@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { LANE, LANES, lanePorts } from './e2e/helpers/lanes.ts';
+import { DEMO_SERVER_ENV, TEST_SERVER_ENV } from './test/kit/server-env.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Made once by the runner; the test workers load this file too and find it in their environment
@@ -20,6 +21,8 @@ const dataRoot = (process.env.PAYFRAME_E2E_DATA_DIR ??= fs.mkdtempSync(
   path.join(os.tmpdir(), 'payframe-e2e-'),
 ));
 if (madeHere) process.once('exit', () => fs.rmSync(dataRoot, { recursive: true, force: true }));
+// The servers the specs start (and the workers' commands) read no .env of the clone.
+Object.assign(process.env, TEST_SERVER_ENV);
 
 export default defineConfig({
   testDir: './e2e',
@@ -77,6 +80,8 @@ export default defineConfig({
         DATABASE_URL: '',
         // Every test pays from 127.0.0.1: a fast run makes more than a shopper's 30 pays a minute.
         CHECKOUT_PAYS_PER_MINUTE_PER_IP: '1000',
+        // The specs pay as the demo merchant, on the demo store, and sign in as its user.
+        ...DEMO_SERVER_ENV,
       },
     };
   }),

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { freePort } from '../test/kit/net.ts';
 import { recordSection } from './lib/readme.ts';
+import { DEMO_SERVER_ENV } from '../test/kit/server-env.ts';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(DIR, '..');
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
       DATABASE_URL: '',
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      // Its sessions are the demo merchant's (demo-merchant.json).
+      ...DEMO_SERVER_ENV,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -50,6 +50,8 @@ function cutRecords(db: Database, state: { cut: boolean }): Database {
 async function start(dataDir: string, wrap: (db: Database) => Database) {
   const config = loadConfig({
     NODE_ENV: 'production',
+    // Production makes no merchant: the demo's is the one this benchmark pays as.
+    PAYFRAME_DEMO: '1',
     LOG_LEVEL: 'silent',
     TRUST_PROXY: 'true',
     HOST: '127.0.0.1',

@@ -18,6 +18,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { freePort } from '../test/kit/net.ts';
 import { markdownTable, recordSection } from './lib/readme.ts';
+import { DEMO_SERVER_ENV } from '../test/kit/server-env.ts';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(DIR, '..');
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
       DATABASE_URL: '',
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      // Its session is the demo merchant's (demo-merchant.json).
+      ...DEMO_SERVER_ENV,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -11,6 +11,10 @@ if (benches.length === 0) {
 }
 for (const b of benches) {
   process.stdout.write(`\n=== ${b} ===\n`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, b)], { stdio: 'inherit' });
+  // The servers the benchmarks start read no .env of the clone (test/kit/server-env.ts).
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, b)], {
+    stdio: 'inherit',
+    env: { ...process.env, PAYFRAME_ENV_FILE: 'none' },
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

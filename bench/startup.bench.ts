@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { buildServer } from '../scripts/build-server.ts';
 import { freePort } from '../test/kit/net.ts';
 import { markdownTable, recordSection } from './lib/readme.ts';
+import { TEST_SERVER_ENV } from '../test/kit/server-env.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECTION = '## Startup time: compiled server vs TypeScript through tsx';
@@ -84,6 +85,7 @@ async function startOnce(variant: Variant, dataDir: string): Promise<Sample> {
       PORT: String(port),
       DEMO_PORT: String(demoPort),
       DATA_DIR: dataDir,
+      ...TEST_SERVER_ENV,
     },
     stdio: ['ignore', log, log],
   });

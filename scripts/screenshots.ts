@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { freePort } from '../test/kit/net.ts';
+import { DEMO_SERVER_ENV } from '../test/kit/server-env.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.indexOf('--out');
@@ -54,6 +55,8 @@ async function startServer(): Promise<Server> {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       CHECKOUT_PAYS_PER_MINUTE_PER_IP: '1000',
+      // Its sessions are the demo merchant's.
+      ...DEMO_SERVER_ENV,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

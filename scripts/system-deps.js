@@ -1,7 +1,7 @@
 // System packages the tests need that npm cannot provide: Debian's Chromium for the browser tests
 // (Playwright's own browser download is not available here); for the system tier also python3-zeep,
 // a third-party SOAP client for the conformance tests, nginx, to run the reverse-proxy
-// configuration, and a CJK font for the Japanese and Chinese screenshots. Installed with apt when
+// configuration, systemd-analyze, to check the service unit, and a CJK font for the Japanese and Chinese screenshots. Installed with apt when
 // missing and running as root; otherwise the error says exactly what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +25,14 @@ export const SYSTEM_DEPS = [
     tiers: ['system'],
     aptPackage: 'nginx-light',
     present: () => fs.existsSync('/usr/sbin/nginx'),
+  },
+  {
+    // deploy/systemd/payframe.service is checked by `systemd-analyze verify`
+    // (test/system/systemd-unit.test.ts); Debian's systemd package installs in a container too.
+    name: 'systemd-analyze',
+    tiers: ['system'],
+    aptPackage: 'systemd',
+    present: () => fs.existsSync('/usr/bin/systemd-analyze'),
   },
   {
     // Japanese and Chinese glyphs for the e2e screenshots of the hosted page in those languages

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertRoleConfig, ConfigError, isRole, loadConfig, roleProblems } from './config.ts';
+import { tempDir } from '../test/kit/databases.ts';
+import { assertRoleConfig, ConfigError, isRole, loadConfig, loadEnvFile, roleProblems } from './config.ts';
 
 describe('config', () => {
   it('has the documented defaults', () => {
@@ -104,5 +107,47 @@ describe('config', () => {
       expect.stringMatching(/^TRANSACTION_SERVICE_TIMEOUT_SECONDS: must be less than STALE_PAYMENT_SECONDS/),
     ]);
     expect(roleProblems(tooLong, 'gateway')).toEqual([]);
+  });
+
+  it('starts the demo in development only, unless PAYFRAME_DEMO says otherwise', () => {
+    expect(loadConfig({}).demo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PAYFRAME_DEMO: '1' }).demo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', PAYFRAME_DEMO: 'true' }).demo).toBe(true);
+    expect(loadConfig({ PAYFRAME_DEMO: '0' }).demo).toBe(false);
+    expect(() => loadConfig({ PAYFRAME_DEMO: 'yes' })).toThrow(/PAYFRAME_DEMO/);
+  });
+});
+
+describe('loadEnvFile', () => {
+  const folder = (files: Record<string, string>) => {
+    const dir = tempDir();
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+    return dir;
+  };
+
+  it("reads .env from the working directory under the environment's own variables", () => {
+    const dir = folder({
+      '.env': 'PORT=4000\nHOST=0.0.0.0\n# a comment\nSMTP_FROM="Shop <a@b.example>"\nEMPTY=\n',
+    });
+    const env: Record<string, string | undefined> = { PORT: '5000', HOST: '' };
+    expect(loadEnvFile(env, dir)).toEqual({ kind: 'loaded', file: path.join(dir, '.env') });
+    // Set in the environment, even to nothing: the environment's.
+    expect(env).toEqual({ PORT: '5000', HOST: '', SMTP_FROM: 'Shop <a@b.example>', EMPTY: '' });
+    expect(loadConfig(env)).toMatchObject({ port: 5000, host: '127.0.0.1', smtpFrom: 'Shop <a@b.example>' });
+  });
+
+  it('reads the file PAYFRAME_ENV_FILE names, none with none, and refuses a named file that is missing', () => {
+    const dir = folder({ '.env': 'PORT=4000\n', 'prod.env': 'PORT=4100\n' });
+    const named: Record<string, string | undefined> = { PAYFRAME_ENV_FILE: 'prod.env' };
+    expect(loadEnvFile(named, dir)).toMatchObject({ kind: 'loaded' });
+    expect(named['PORT']).toBe('4100');
+    const off: Record<string, string | undefined> = { PAYFRAME_ENV_FILE: 'none' };
+    expect(loadEnvFile(off, dir)).toEqual({ kind: 'off' });
+    expect(off['PORT']).toBeUndefined();
+    expect(() => loadEnvFile({ PAYFRAME_ENV_FILE: 'gone.env' }, dir)).toThrow(ConfigError);
+    // No .env where none is named: nothing to read, and no error.
+    expect(loadEnvFile({}, tempDir())).toMatchObject({ kind: 'absent' });
   });
 });

@@ -2,7 +2,9 @@
  * Configuration, read from the environment once, validated with zod (STYLE.md §6).
  * Nothing else in the project reads `process.env`; `.env.example` documents every variable.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -14,6 +16,14 @@ const KEY_32 = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /**
+   * The demo (a merchant with a dashboard user, and the demo store on DEMO_PORT): on by default in
+   * development only; 1 asks for it in any environment, 0 keeps it off in development too.
+   */
+  PAYFRAME_DEMO: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -180,6 +190,8 @@ const ConfigSchema = z.object({
 
 export type Config = Readonly<{
   env: 'development' | 'production' | 'test';
+  /** Whether `payframe serve` creates the demo merchant and starts the demo store (PAYFRAME_DEMO). */
+  demo: boolean;
   port: number;
   host: string;
   dataDir: string;
@@ -300,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ).replace(/\/+$/, '');
   return Object.freeze({
     env: c.NODE_ENV,
+    demo: c.PAYFRAME_DEMO ?? c.NODE_ENV === 'development',
     port: c.PORT,
     host: c.HOST,
     dataDir: path.resolve(c.DATA_DIR),
@@ -340,6 +353,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpFrom: c.SMTP_FROM,
     smsWebhookUrl: c.SMS_WEBHOOK_URL,
   });
+}
+
+/** What `loadEnvFile` did: the file it read, or why it read none. */
+export type EnvFileResult =
+  { kind: 'loaded'; file: string } | { kind: 'absent'; file: string } | { kind: 'off' };
+
+/**
+ * Reads an env file into `env` before the configuration is loaded (the `payframe` command's first
+ * step, so `npm start`, `npm run dev` and every command see it). PAYFRAME_ENV_FILE names the file
+ * (relative to the working directory); unset, `.env` in the working directory when there is one;
+ * `none` reads no file (servers the tests start). A variable already in the environment wins over
+ * the file's line (parsed by Node's own `util.parseEnv`, the parser of `node --env-file`). A file
+ * named by PAYFRAME_ENV_FILE that does not exist is an error; a missing default `.env` is not.
+ */
+export function loadEnvFile(
+  env: Record<string, string | undefined> = process.env,
+  cwd: string = process.cwd(),
+): EnvFileResult {
+  const named = env['PAYFRAME_ENV_FILE']?.trim();
+  if (named === 'none') return { kind: 'off' };
+  const file = path.resolve(cwd, named || '.env');
+  if (!fs.existsSync(file)) {
+    if (named) throw new ConfigError([`PAYFRAME_ENV_FILE: ${file} does not exist (none: read no file)`]);
+    return { kind: 'absent', file };
+  }
+  const parsed = parseEnv(fs.readFileSync(file, 'utf8'));
+  for (const [key, value] of Object.entries(parsed)) if (env[key] === undefined) env[key] = value;
+  return { kind: 'loaded', file };
 }
 
 /** The test database URL, if the environment names one (storage tests run on it as well as PGlite). */

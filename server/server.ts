@@ -23,10 +23,12 @@ export interface RunningServer {
   app: FastifyInstance;
   role: Role;
   url: string;
-  /** Set on the first start with an empty database. */
+  /** Set on the first start with an empty database, when the demo is on (config.ts `demo`). */
   demo: DemoMerchant | null;
-  /** The demo store on DEMO_PORT (role `all` only). */
+  /** The demo store on DEMO_PORT (role `all` only, the demo on). */
   demoStoreUrl: string | null;
+  /** The gateway's database holds no merchant yet (and the demo made none): one must be created. */
+  noMerchant: boolean;
   close(): Promise<void>;
 }
 
@@ -121,11 +123,19 @@ export async function startServer(
   }
   const { app, health, gateway, checkout } = parts;
   // The demo merchant lives in the gateway's database; a checkout-only instance has no merchants.
-  const demo = gateway ? await ensureDemoMerchant(config, db, gateway.deps.merchants) : null;
+  // Only where the demo is on (development, or PAYFRAME_DEMO=1): production starts with none.
+  const demo = gateway && config.demo ? await ensureDemoMerchant(config, db, gateway.deps.merchants) : null;
   if (demo) {
     logger.info(
       { merchantId: demo.merchantId },
       'demo merchant created (key in DATA_DIR/demo-merchant.json)',
+    );
+  }
+  const noMerchant = gateway ? (await gateway.deps.merchants.count(db)) === 0 : false;
+  if (noMerchant) {
+    logger.info(
+      { command: 'payframe merchant create --name <name> --origin <https://shop.example>' },
+      'no merchant yet: create one with `payframe merchant create` (docs/deployment.md, "First merchant")',
     );
   }
   // What a crash left in flight is settled first, before this instance serves (issue 21). A PGlite
@@ -195,8 +205,9 @@ export async function startServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  // A second origin that embeds the widget as a merchant would (server/demo); beside `all` only.
-  const demoStore = role === 'all' ? await startDemoStore(config, url, logger) : null;
+  // A second origin that embeds the widget as a merchant would (server/demo); beside `all` only,
+  // where the demo is on.
+  const demoStore = role === 'all' && config.demo ? await startDemoStore(config, url, logger) : null;
   const channel = options.commandChannel
     ? await options.commandChannel({ config, db, gateway: gateway ?? null, logger })
     : null;
@@ -217,7 +228,15 @@ export async function startServer(
     })();
     return closing;
   };
-  return { app, role, url, close, demo, demoStoreUrl: demoStore?.url ?? null } satisfies RunningServer;
+  return {
+    app,
+    role,
+    url,
+    close,
+    demo,
+    demoStoreUrl: demoStore?.url ?? null,
+    noMerchant,
+  } satisfies RunningServer;
 }
 
 /** Closes the server on the first SIGTERM/SIGINT; a second signal exits at once. */

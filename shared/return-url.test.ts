@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkReturnUrl, normalizeOrigin } from './return-url.ts';
+import { checkReturnUrl, normalizeOrigin, URL_PROBLEM_MESSAGES } from './return-url.ts';
 
 const ORIGINS = ['https://shop.example', 'http://localhost:3001'];
 
@@ -81,7 +81,10 @@ describe('registered origins', () => {
     expect(normalizeOrigin('https://Shop.Example:443')).toEqual({ origin: 'https://shop.example' });
     expect(normalizeOrigin('http://127.0.0.1:3001')).toEqual({ origin: 'http://127.0.0.1:3001' });
     expect(normalizeOrigin('http://shop.example')).toEqual({ problem: 'insecure_scheme' });
-    expect(normalizeOrigin('https://shop.example/path')).toEqual({ problem: 'invalid_url' });
+    expect(normalizeOrigin('https://shop.example/path')).toEqual({ problem: 'not_an_origin' });
+    expect(normalizeOrigin('https://shop.example/?q=1')).toEqual({ problem: 'not_an_origin' });
+    expect(normalizeOrigin('https://shop.example#top')).toEqual({ problem: 'not_an_origin' });
+    expect(URL_PROBLEM_MESSAGES.not_an_origin).toContain('with no path');
     expect(normalizeOrigin('nonsense')).toEqual({ problem: 'invalid_url' });
   });
 });

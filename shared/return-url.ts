@@ -10,6 +10,7 @@
 
 export type UrlProblem =
   | 'invalid_url'
+  | 'not_an_origin'
   | 'insecure_scheme'
   | 'has_credentials'
   | 'origin_not_registered'
@@ -59,8 +60,9 @@ export function normalizeOrigin(value: string): { origin: string } | { problem: 
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLocalHost(url.hostname))) {
     return { problem: 'insecure_scheme' };
   }
+  // A valid URL with more than an origin: the problem is the path (query, fragment), not the URL.
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
-    return { problem: 'invalid_url' };
+    return { problem: 'not_an_origin' };
   return { origin: url.origin };
 }
 
@@ -103,6 +105,8 @@ export function checkUrlAnyOrigin(value: string): { url: string } | { problem: U
 
 export const URL_PROBLEM_MESSAGES: Record<UrlProblem, string> = {
   invalid_url: 'is not a valid absolute URL.',
+  not_an_origin:
+    'must be an origin only: scheme, host and port (https://shop.example), with no path, query or fragment.',
   insecure_scheme: 'must use https (http is allowed only for localhost).',
   has_credentials: 'must not contain a user name or password.',
   origin_not_registered: "is not on one of the merchant's registered origins.",

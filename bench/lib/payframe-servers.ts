@@ -21,7 +21,8 @@ import { freePort } from '../../test/kit/net.ts';
 import type { BenchMerchant, BenchServer } from './checkout-client.ts';
 import { startPayframeServe } from './reference-servers.ts';
 
-const ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: 'true' };
+// Production makes no merchant by itself: the demo's is the one the benchmarks pay as.
+const ENV = { NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: 'true', PAYFRAME_DEMO: '1' };
 
 function demoMerchant(dataDir: string): BenchMerchant {
   const m = readDemoMerchant(dataDir);

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/kit/net.ts';
+import { DEMO_SERVER_ENV } from '../../test/kit/server-env.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVERS = path.join(ROOT, 'bench', 'servers');
@@ -73,6 +74,8 @@ export async function startPayframeServe(options: {
       DEMO_PORT: String(await freePort()),
       DATA_DIR: options.dataDir,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      // The benchmarks call it as the demo merchant (DATA_DIR/demo-merchant.json).
+      ...DEMO_SERVER_ENV,
       ...options.env,
     },
     stdio: ['ignore', log, log],

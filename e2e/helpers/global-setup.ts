@@ -10,11 +10,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { COMPILED_SERVER } from './compiled-server.ts';
 import { TEMPLATE_DATA_DIR } from './payframe-server.ts';
+import { TEST_SERVER_ENV } from '../../test/kit/server-env.ts';
 
 export default function globalSetup(): () => void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payframe-e2e-template-'));
   execFileSync(process.execPath, [...COMPILED_SERVER, 'migrate', '--json'], {
-    env: { ...process.env, DATA_DIR: dir, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      ...TEST_SERVER_ENV,
+      DATA_DIR: dir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   process.env[TEMPLATE_DATA_DIR] = dir;

@@ -1,6 +1,7 @@
 /**
  * The browser tests run in two Playwright workers ("lanes"), each with a Payframe server of its own
- * (the compiled one, `npm start`, started by playwright.config.ts): one lane's shoppers never share
+ * (the compiled one, `npm start` with the demo asked for, PAYFRAME_DEMO=1, started by
+ * playwright.config.ts): one lane's shoppers never share
  * a server's per-address limits, clock or demo merchant with the other's. Lane n's server listens
  * on E2E_PORT + 2n (3100 by default), its demo store on the port after, and its data directory is
  * `lane-n` under PAYFRAME_E2E_DATA_DIR. A spec that starts servers of its own uses E2E_PORT + 50 and

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
 import { COMPILED_SERVER } from './compiled-server.ts';
+import { DEMO_SERVER_ENV } from '../../test/kit/server-env.ts';
 
 const run = promisify(execFile);
 
@@ -59,6 +60,8 @@ export async function startPayframeServer(options: {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
+    // The specs pay as the demo merchant and sign in as its user (demo-merchant.json).
+    ...DEMO_SERVER_ENV,
   };
   const preload = options.shiftClock ? ['--import', './e2e/helpers/shift-clock.mjs'] : [];
   const child: ChildProcess = spawn(process.execPath, [...preload, ...COMPILED_SERVER, 'serve'], {

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { TransactionServiceClient } from '../../server/soap/client/transaction-service-client.ts';
 import { freePort } from '../../test/kit/net.ts';
 import { COMPILED_SERVER } from './compiled-server.ts';
+import { TEST_SERVER_ENV } from '../../test/kit/server-env.ts';
 
 const SERVICE_KEY = 'e2e-spec-mode-service-key-0123456789';
 const NAMESPACE = 'http://tempuri.org/';
@@ -120,6 +121,7 @@ export async function startSpecPair(opts: {
   ];
   const common = {
     ...process.env,
+    ...TEST_SERVER_ENV,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',

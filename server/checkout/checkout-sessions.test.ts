@@ -109,9 +109,26 @@ describe.each(databaseTargets())('checkout sessions ($name)', (target) => {
     const res = await post(sessionBody({ amount, currency }));
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('validation_failed');
-    expect(res.json().error.fields.map((f: { field: string }) => f.field)).toContain(
-      currency === 'XXX' ? 'currency' : 'amount',
-    );
+    // One error for the field, the first found ("10.001": not also "USD amounts have at most 2 decimals").
+    const fields = res.json().error.fields as { field: string; code: string; message: string }[];
+    const field = currency === 'XXX' ? 'currency' : 'amount';
+    expect(fields.filter((f) => f.field === field)).toHaveLength(1);
+    expect(new Set(fields.map((f) => f.field)).size).toBe(fields.length);
+  });
+
+  it('answers 5.001 with one amount error, the amount rule; 10.50 in yen with the currency rule', async () => {
+    const fine = await post(sessionBody({ amount: '5.001', currency: 'USD' }));
+    expect(fine.json().error.fields).toEqual([
+      {
+        field: 'amount',
+        code: 'invalid_format',
+        message: 'amount must be a decimal string with at most two decimals, such as "10.50".',
+      },
+    ]);
+    const yen = await post(sessionBody({ amount: '10.50', currency: 'JPY' }));
+    expect(yen.json().error.fields).toEqual([
+      { field: 'amount', code: 'invalid_amount', message: 'JPY amounts have no decimals.' },
+    ]);
   });
 
   it('needs the merchant credential: 401 with a Basic challenge', async () => {

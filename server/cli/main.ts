@@ -3,7 +3,7 @@
  *
  *   payframe serve            start the server (what `npm start` runs); --role all|gateway|checkout,
  *                             --spec-only (role gateway: the spec's 21 operations only)
- *   payframe migrate          apply database migrations and exit
+ *   payframe migrate          apply database migrations (each named, then the version) and exit
  *   payframe merchant create  create a merchant (id + TransactionKey); update, list, roll-key, disable, enable
  *   payframe merchant secret  a spec-mode checkout's merchants (name, origins, redirect secret): set, list, remove
  *   payframe session create   create a checkout session (token + URL)
@@ -12,9 +12,11 @@
  *   payframe backup / restore copy the embedded database to a file, and back into an empty DATA_DIR
  *   payframe help             this text
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRole, loadConfig, ROLES } from '../config.ts';
+import { isRole, loadConfig, loadEnvFile, ROLES } from '../config.ts';
 import { describeDatabase, openDatabase } from '../db/index.ts';
+import { listMigrations } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { closeOnSignals, startServer } from '../server.ts';
 import { restoreCommand, withAbsoluteTarget } from './backup-command.ts';
@@ -27,14 +29,17 @@ export const HELP = `Usage: payframe <command> [options]
 
 Commands:
   serve [--role all|gateway|checkout] [--spec-only]
-              Start Payframe (configuration from the environment; see .env.example).
+              Start Payframe (configuration from the environment, and from .env in the
+              working directory under it: PAYFRAME_ENV_FILE names another file, none none;
+              see .env.example). In development (the default NODE_ENV) also the demo: a
+              merchant with a dashboard user, and the demo store (PAYFRAME_DEMO=1 anywhere).
               all (default): everything in one process. gateway: the Transaction Service,
               3-D Secure pages, users, recurring payments. checkout: merchant REST, the
               widget's API and pages, calling the gateway at TRANSACTION_SERVICE_URL (needs
               GATEWAY_SERVICE_KEY and CHECKOUT_SECRET). See server/checkout/README.md.
               --spec-only (with --role gateway only): the Transaction Service offers the
               spec's 21 operations and no Payframe extension (WSDL, help pages, calls)
-  migrate     Apply pending database migrations and exit
+  migrate     Apply pending database migrations, name each one applied and the version, exit
   merchant create --name <name> [--origin <url>]... [--3ds] [--business-name <name>]
                   [--logo-url <url>] [--website <url>] [--email <address>] [--phone <number>]
                   [--methods card,ach]
@@ -136,6 +141,28 @@ const commands: Record<string, Command> = {
       specOnly,
     });
     closeOnSignals(server, logger);
+    const report = {
+      url: server.url,
+      role,
+      specOnly,
+      database: describeDatabase(config),
+      demoMerchant: server.demo,
+      demoStoreUrl: server.demoStoreUrl ?? null,
+      outboxUrl: config.env === 'production' ? null : `${server.url}/dev/outbox`,
+    };
+    if (config.env === 'production') {
+      // A log collector reads standard output: JSON lines only, and no credential in them (the
+      // demo's, when PAYFRAME_DEMO=1 asks for it there, stay in DATA_DIR/demo-merchant.json).
+      const demoMerchant = server.demo && {
+        merchantId: server.demo.merchantId,
+        dashboardUser: server.demo.dashboardUser,
+        credentialsFile: path.join(config.dataDir, 'demo-merchant.json'),
+      };
+      const started = { ...report, demoMerchant };
+      if (out.json) process.stdout.write(`${JSON.stringify(started)}\n`);
+      else logger.info(started, 'Payframe is listening');
+      return 'running';
+    }
     const demoLines = server.demo
       ? [
           `Demo merchant created: id ${server.demo.merchantId}, TransactionKey ${server.demo.transactionKey}`,
@@ -143,41 +170,61 @@ const commands: Record<string, Command> = {
           `  (also in ${config.dataDir}/demo-merchant.json)`,
         ]
       : [];
-    out.result(
-      {
-        url: server.url,
-        role,
-        specOnly,
-        database: describeDatabase(config),
-        demoMerchant: server.demo,
-        demoStoreUrl: server.demoStoreUrl ?? null,
-      },
-      [
-        `Payframe (${role}${specOnly ? ', spec operations only' : ''}) is listening on ${server.url}`,
-        // The URL's origin and path only: a user:password in it stays off the terminal.
-        ...(role === 'checkout' && config.transactionServiceUrl
-          ? [
-              `Gateway: ${new URL(config.transactionServiceUrl).origin}${new URL(config.transactionServiceUrl).pathname}`,
-            ]
-          : []),
-        `Database: ${describeDatabase(config)}`,
-        ...demoLines,
-        // Last, the two addresses to open: Payframe itself and the shop that embeds it.
-        ...(server.demoStoreUrl
-          ? ['', `Payframe:   ${server.url}`, `Demo store: ${server.demoStoreUrl}`]
-          : []),
-      ],
-    );
+    out.result(report, [
+      `Payframe (${role}${specOnly ? ', spec operations only' : ''}) is listening on ${server.url}`,
+      // The URL's origin and path only: a user:password in it stays off the terminal.
+      ...(role === 'checkout' && config.transactionServiceUrl
+        ? [
+            `Gateway: ${new URL(config.transactionServiceUrl).origin}${new URL(config.transactionServiceUrl).pathname}`,
+          ]
+        : []),
+      `Database: ${describeDatabase(config)}`,
+      ...demoLines,
+      ...(server.noMerchant
+        ? [
+            'No merchant yet: create one with',
+            '  npx payframe merchant create --name "My Shop" --origin https://shop.example',
+          ]
+        : []),
+      // Last, the addresses to open: Payframe itself, the shop that embeds it, and the outbox
+      // where the one-time codes and e-mails a shopper or dashboard user is "sent" arrive.
+      ...(server.demoStoreUrl
+        ? [
+            '',
+            `Payframe:   ${server.url}`,
+            `Demo store: ${server.demoStoreUrl}`,
+            `Outbox:     ${report.outboxUrl}  (one-time codes and e-mails: saved cards, sign-in)`,
+          ]
+        : []),
+    ]);
     return 'running';
   },
 
   async migrate(args, out) {
     parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
     const config = loadConfig();
-    const db = await openDatabase(config);
-    await db.close();
-    out.result({ database: describeDatabase(config), status: 'up to date' }, [
-      `Migrations applied: ${describeDatabase(config)} is up to date.`,
+    let applied: string[] = [];
+    const db = await openDatabase(config, (versions) => (applied = versions));
+    let version: string | null;
+    try {
+      const newest = await db.query<{ version: string | null }>(
+        'select max(version) as version from schema_migrations',
+      );
+      version = newest.rows[0]?.version ?? null;
+    } finally {
+      await db.close();
+    }
+    const names = new Map(listMigrations().map((m) => [m.version, m.name]));
+    const migrations = applied.map((v) => ({ version: v, name: names.get(v) ?? '' }));
+    const database = describeDatabase(config);
+    out.result({ database, status: 'up to date', applied: migrations, version }, [
+      ...(migrations.length === 0
+        ? [`No migration to apply: ${database} was already up to date.`]
+        : [
+            `Applied ${migrations.length} migration${migrations.length === 1 ? '' : 's'} to ${database}:`,
+            ...migrations.map((m) => `  ${m.version}_${m.name}`),
+          ]),
+      `Database version: ${version ?? 'none'}.`,
     ]);
     return undefined;
   },
@@ -198,6 +245,8 @@ export async function main(argv: string[]): Promise<number | 'running'> {
     return 2;
   }
   try {
+    // DATA_DIR, PORT and the rest from .env (or PAYFRAME_ENV_FILE) under the environment's own.
+    loadEnvFile();
     // On PGlite while a server holds DATA_DIR, the server runs it (handoff-client.ts).
     if (isDataCommand(name)) {
       const handed = await handOff(name === 'backup' ? withAbsoluteTarget(argv) : argv, loadConfig());

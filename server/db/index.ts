@@ -9,15 +9,20 @@ import { describePostgresUrl } from './postgres-hosts.ts';
 export type { Database, Queryable, QueryResult } from './database.ts';
 export { DatabaseUnavailableError, isUnavailableError } from './database.ts';
 
-/** Opens the configured database (PostgreSQL when DATABASE_URL is set, else PGlite) and migrates it. */
+/**
+ * Opens the configured database (PostgreSQL when DATABASE_URL is set, else PGlite) and migrates it;
+ * `onMigrated` hears the versions this opening applied (none when it was up to date).
+ */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+  onMigrated?: (applied: string[]) => void,
 ): Promise<Database> {
   const db = config.databaseUrl
     ? await openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
     : await openPglite(config.dataDir);
   try {
-    await migrate(db);
+    const applied = await migrate(db);
+    onMigrated?.(applied);
   } catch (err) {
     await db.close();
     throw err;

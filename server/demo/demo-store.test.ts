@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { canonicalRedirectString } from '../../shared/checkout/redirect-signature.ts';
 import { buildDemoStore } from './demo-store.ts';
 import { guideSnippet } from './guide-examples.ts';
+import { productPage } from './pages.ts';
 import { verifyRedirect } from './verify-redirect.ts';
 
 const KEY = 'demo-transaction-key-0123456789';
@@ -78,5 +79,15 @@ describe('demo store routes', async () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.body).toContain("const PAYFRAME_ORIGIN = 'http://127.0.0.1:3000';");
     expect(guideSnippet('embed-iframe-js')).toContain("const PAYFRAME_ORIGIN = 'https://pay.example';");
+  });
+});
+
+describe('the product page', () => {
+  test("points to Payframe's outbox for the one-time codes where there is one, and only there", () => {
+    const sessions = [{ token: 'a' }, { token: 'b' }, { url: 'http://127.0.0.1:3000/pay/c' }] as const;
+    const page = productPage('http://127.0.0.1:3000', ...sessions, 'http://127.0.0.1:3000/dev/outbox');
+    expect(page).toContain('<a href="http://127.0.0.1:3000/dev/outbox">http://127.0.0.1:3000/dev/outbox</a>');
+    expect(page).toContain('one-time code');
+    expect(productPage('https://pay.example', ...sessions, null)).not.toContain('outbox');
   });
 });

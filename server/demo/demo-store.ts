@@ -39,6 +39,11 @@ export interface DemoStoreOptions {
   credentials: DemoCredentials | null;
   /** The demo merchant's registered origins: the only ones a ReturnUrl may use. */
   origins: string[];
+  /**
+   * Payframe's developer outbox (`/dev/outbox`), where the one-time codes and e-mails it "sends"
+   * arrive; null where there is none (production): the product page points shoppers to it.
+   */
+  outboxUrl?: string | null;
   logger?: FastifyBaseLogger;
 }
 
@@ -141,7 +146,7 @@ export async function buildDemoStore(options: DemoStoreOptions): Promise<Fastify
         newSession(request),
         newSession(request),
       ]);
-      return productPage(payframeUrl, embed, modal, hosted);
+      return productPage(payframeUrl, embed, modal, hosted, options.outboxUrl ?? null);
     }),
   );
   app.get(

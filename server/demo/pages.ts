@@ -53,6 +53,7 @@ export function productPage(
   embed: { token: string },
   modal: { token: string },
   hosted: { url: string },
+  outboxUrl: string | null = null,
 ): string {
   return layout(
     payframeUrl,
@@ -60,7 +61,14 @@ export function productPage(
     `      <h1>${PRODUCT.name}</h1>
       <p class="price">$${PRODUCT.amount}</p>
       <p>Soft organic cotton, printed with the Payframe logo. Three ways to pay below; each uses its
-        own checkout session. Test card: 4242 4242 4242 4242, any future date, any CVC.</p>
+        own checkout session. Test card: 4242 4242 4242 4242, any future date, any CVC.</p>${
+          outboxUrl
+            ? `
+      <p id="outbox-note">Saving a card, or paying with one saved, asks for a one-time code sent by
+        e-mail or SMS. Nothing leaves this machine: the codes and e-mails are in Payframe's outbox,
+        <a href="${esc(outboxUrl)}">${esc(outboxUrl)}</a>.</p>`
+            : ''
+        }
       <section aria-labelledby="embed-title">
         <h2 id="embed-title">Pay on this page</h2>
         <div id="embedded" class="widget" data-payframe-session="${esc(embed.token)}"></div>

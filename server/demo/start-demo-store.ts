@@ -26,6 +26,11 @@ export async function startDemoStore(
     origins: merchant?.origins.length
       ? merchant.origins
       : [`http://localhost:${config.demoPort}`, `http://127.0.0.1:${config.demoPort}`],
+    // Outside production the codes and e-mails go to the developer outbox (app.ts), unless sent.
+    outboxUrl:
+      config.env === 'production' || (config.smtpUrl && config.smsWebhookUrl)
+        ? null
+        : `${config.publicUrl}/dev/outbox`,
     logger: logger.child({ component: 'demo-store' }) as FastifyBaseLogger,
   });
   try {

@@ -38,7 +38,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('graceful shutdown', () => {
   it('finishes the request in flight with 200 and refuses new connections', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: tempDir() });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PAYFRAME_DEMO: '1',
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      DATA_DIR: tempDir(),
+    });
     server = await startServer(config, createLogger({ level: 'silent' }));
     const port = Number(new URL(server.url).port);
     const demo = server.demo!;

@@ -135,7 +135,8 @@ export const CreateCheckoutSessionBody = z
         });
       }
     }
-    if (!amountFitsCurrency(body.amount, body.currency)) {
+    // Only an amount its own schema takes (cents !== null): one error per field.
+    if (cents !== null && !amountFitsCurrency(body.amount, body.currency)) {
       const d = currencyDecimals(body.currency);
       ctx.addIssue({
         code: 'custom',

@@ -1,5 +1,5 @@
 /**
- * Programs outside npm that some tests drive (python3-zeep, nginx, openssl): such a test is never
+ * Programs outside npm that some tests drive (python3-zeep, nginx, openssl, systemd-analyze): such a test is never
  * counted as passed without its program. Missing on a developer's machine, the suite is reported as
  * skipped, with the reason in its title and a note on stderr; missing on CI (`CI` set, as CI
  * services do), where scripts/system-deps.js installs them, it fails instead, so a broken install
@@ -37,6 +37,14 @@ export const openssl: ExternalTool = {
   name: 'openssl',
   install: 'apt-get install openssl',
   present: () => spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0,
+};
+
+export const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
+
+export const systemdAnalyze: ExternalTool = {
+  name: 'systemd-analyze',
+  install: `apt-get install systemd (${SYSTEMD_ANALYZE})`,
+  present: () => fs.existsSync(SYSTEMD_ANALYZE),
 };
 
 /** True on CI: the one place tests read `CI` (CI services set it to "true"). */

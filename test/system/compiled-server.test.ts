@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../kit/net.ts';
 import { tempDir } from '../kit/databases.ts';
+import { DEMO_SERVER_ENV, TEST_SERVER_ENV } from '../kit/server-env.ts';
 import { BUNDLE, buildServer, ROOT } from '../../scripts/build-server.ts';
 import { isBuiltin, packageName, productionPackages, scanImports } from '../../scripts/compiled-imports.ts';
 
@@ -95,9 +96,15 @@ describe('the compiled server', () => {
     let base: string;
     let demo: string;
     let dataDir: string;
+    let stdout = '';
     let stderr = '';
     const run = promisify(execFile);
-    const env = () => ({ PATH: process.env.PATH ?? '', DATA_DIR: dataDir, NODE_ENV: 'production' });
+    const env = () => ({
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      ...TEST_SERVER_ENV,
+    });
 
     beforeAll(async () => {
       expect(fs.existsSync(path.join(app, 'node_modules', 'tsx'))).toBe(false);
@@ -117,11 +124,14 @@ describe('the compiled server', () => {
             HOST: '127.0.0.1',
             PORT: String(port),
             DEMO_PORT: String(demoPort),
-            LOG_LEVEL: 'warn',
+            LOG_LEVEL: 'info',
+            // Production starts no demo by itself: asked for, as a staging box might.
+            ...DEMO_SERVER_ENV,
           },
-          stdio: ['ignore', 'ignore', 'pipe'],
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
+      server.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
       server.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
       const deadline = Date.now() + 150_000;
       for (;;) {
@@ -150,6 +160,23 @@ describe('the compiled server', () => {
       const wsdl = await fetch(`${base}/TransactionService.asmx?WSDL`);
       expect(wsdl.status).toBe(200);
       expect(await wsdl.text()).toContain('ProcessTransaction');
+    });
+
+    it('writes JSON lines only to standard output, and no credential of the demo (production)', async () => {
+      // Until the last start line (the demo store starts after Payframe listens) has been written.
+      await expect.poll(() => stdout, { timeout: 10_000 }).toContain('Payframe is listening');
+      const lines = stdout.split('\n').filter((l) => l !== '');
+      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+      const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as {
+        merchantId: string;
+        transactionKey: string;
+        dashboardPassword: string;
+      };
+      expect(stdout).toContain(demo.merchantId);
+      for (const secret of [demo.transactionKey, demo.dashboardPassword]) {
+        expect(stdout).not.toContain(secret);
+        expect(stderr).not.toContain(secret);
+      }
     });
 
     it('serves the demo store files it carries', async () => {

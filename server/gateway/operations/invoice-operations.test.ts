@@ -56,6 +56,11 @@ describe('invoice checks', () => {
       'Invoice 1 (no InvoiceNumber): InvoiceDate must be a full date (YYYY-MM-DD).',
     ]);
     expect(dated('10:00:00').errors).toHaveLength(1);
+    // Nil (xsi:nil="true", the schema's element is nillable): the invoice's creation date, today (UTC).
+    expect(checkInvoices([{ InvoiceAmount: '1.00', InvoiceDate: null }], now)).toEqual({
+      valid: [{ position: 1, number: null, cents: 100n, date: '2026-06-15' }],
+      errors: [],
+    });
     const long = checkInvoices(
       [{ InvoiceNumber: 'N'.repeat(65), InvoiceAmount: '1.00', InvoiceDate: '2026-01-01' }],
       now,
@@ -117,7 +122,6 @@ describe.each(databaseTargets())('CreateInvoice ($name)', (target) => {
     expect(r.Errors).toEqual([
       'Invoice 1002: InvoiceAmount must be greater than zero.',
       'Invoice 3 (no InvoiceNumber): InvoiceAmount has more than two decimals.',
-      'Invoice 1004: InvoiceDate is missing (nil).',
       expect.stringMatching(
         /^Invoice 1005: InvoiceDate 0001-01-01 is not between 2000-01-01 and \d{4}-\d\d-\d\d\.$/,
       ),
@@ -127,10 +131,10 @@ describe.each(databaseTargets())('CreateInvoice ($name)', (target) => {
       ),
     ]);
     expect(r.Message).toBe(
-      `2 invoices (105.50) + convenience fee 2.50 = 108.00. Pay at ${w.t.gateway.deps.publicUrl}/pay/${r.InvoiceRandomNumber}. 6 invalid invoices were left out: see Errors.`,
+      `3 invoices (111.00) + convenience fee 2.50 = 113.50. Pay at ${w.t.gateway.deps.publicUrl}/pay/${r.InvoiceRandomNumber}. 5 invalid invoices were left out: see Errors.`,
     );
     const session = await details(r.InvoiceRandomNumber!);
-    expect(session).toMatchObject({ Success: true, Amount: '108.00', OrderNumber: 'INV-1001,1008' });
+    expect(session).toMatchObject({ Success: true, Amount: '113.50', OrderNumber: 'INV-1001,1004,1008' });
 
     const { rows } = await w.db.query<Record<string, string>>(
       `select i.position, i.invoice_number, i.amount, to_char(i.invoice_date, 'YYYY-MM-DD') as invoice_date, i.status,
@@ -142,12 +146,14 @@ describe.each(databaseTargets())('CreateInvoice ($name)', (target) => {
     );
     expect(rows).toEqual([
       expect.objectContaining({ position: 1, invoice_number: '1001', amount: '100.00', invoice_date: today }),
+      // InvoiceDate nil: the invoice's creation date, today.
+      expect.objectContaining({ position: 4, invoice_number: '1004', amount: '5.50', invoice_date: today }),
       expect.objectContaining({ position: 8, invoice_number: '1008', amount: '5.50', status: 'open' }),
     ]);
     expect(rows[0]).toMatchObject({
-      invoices_total: '105.50',
+      invoices_total: '111.00',
       convenience_fee: '2.50',
-      total: '108.00',
+      total: '113.50',
       qb_customer_id: 'QB-7',
     });
   });
@@ -181,14 +187,14 @@ describe.each(databaseTargets())('CreateInvoice ($name)', (target) => {
     const sessionsBefore = await countRows(w.db, 'select count(*) as n from checkout_sessions');
     const none = await create({
       ConvenienceFee: '1.00',
-      Invoices: [inv('X-1', '0'), inv('X-2', '5.00', null)],
+      Invoices: [inv('X-1', '0'), inv('X-2', '-5.00')],
     });
     expect(none).toEqual({
       Success: false,
       Message: 'No invoice is valid, so there is nothing to pay: see Errors.',
       Errors: [
         'Invoice X-1: InvoiceAmount must be greater than zero.',
-        'Invoice X-2: InvoiceDate is missing (nil).',
+        'Invoice X-2: InvoiceAmount must be greater than zero.',
       ],
     });
     expect(await create({ Invoices: [] })).toMatchObject({

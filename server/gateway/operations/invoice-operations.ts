@@ -61,9 +61,13 @@ function amountOf(text: string): bigint | string {
   return cents > 0n ? cents : 'InvoiceAmount must be greater than zero';
 }
 
-/** What is wrong with InvoiceDate, or the calendar date it names. */
+/**
+ * What is wrong with InvoiceDate, or the calendar date it names. Nil (`xsi:nil="true"`, which the
+ * schema allows: the element is nillable, and a client that follows it sends a null DateTime so)
+ * is the invoice's creation date: today, UTC, as ASMX takes it.
+ */
 function dateOf(value: string | null, now: Date): { date: string } | string {
-  if (value === null) return 'InvoiceDate is missing (nil)';
+  if (value === null) return { date: isoDay(now.getTime()) };
   let v: ReturnType<typeof parseXsdDateTime>;
   try {
     v = parseXsdDateTime(value);

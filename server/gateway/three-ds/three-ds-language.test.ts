@@ -70,6 +70,24 @@ describe("3-D Secure sandbox pages in the shopper's language", () => {
     expect(html).not.toContain('Authenticate');
   });
 
+  it("shows the amount in the session's currency (a euro session: EUR, never USD)", async () => {
+    const { rows } = await db.query<{ id: string }>(
+      `insert into checkout_sessions (token, merchant_id, amount, currency, locale, expires_at)
+       values ($1, $2, 12.50, 'EUR', 'de', now() + interval '1 hour') returning id::text as id`,
+      [`cs_eur_${crypto.randomBytes(8).toString('hex')}`, merchantId],
+    );
+    const c = await service.createChallenge(db, {
+      merchantId,
+      cardFingerprint: 'fp_eur',
+      amountCents: 1250n,
+      checkoutSessionId: rows[0]!.id,
+    });
+    const html = (await get(c.url, 'en')).body;
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain('<dd dir="ltr">EUR 12.50</dd>');
+    expect(html).not.toContain('USD');
+  });
+
   it("the form's language, when its challenge URL says it, over the session's; the answer keeps it", async () => {
     const c = await challenge('ar');
     const html = (await get(`${c.url}?lang=ja`, 'de')).body;

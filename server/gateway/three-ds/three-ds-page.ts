@@ -28,10 +28,10 @@ export function escapeHtml(value: string): string {
   return value.replace(HTML_SPECIAL, (ch) => HTML_ENTITIES[ch] ?? ch);
 }
 
-/** "USD 1,234.56" from "1234.56" (the gateway's amounts are US dollars). */
-export function formatAmount(amount: string): string {
+/** "EUR 1,234.56" from "1234.56" and "EUR": the ISO 4217 code, then the amount, as banks print it. */
+export function formatAmount(amount: string, currency: string): string {
   const [whole = '0', frac = '00'] = amount.split('.');
-  return `USD ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
 }
 
 const STYLE = `
@@ -126,7 +126,7 @@ function summary(t: ShopperTexts, challenge: ChallengeStatus): string {
     : '';
   // The amount stays left to right in a right-to-left page, as banks print it.
   return `<dl>
-${merchant}<dt>${escapeHtml(t.tdsAmount)}</dt><dd dir="ltr">${escapeHtml(formatAmount(challenge.amount))}</dd>
+${merchant}<dt>${escapeHtml(t.tdsAmount)}</dt><dd dir="ltr">${escapeHtml(formatAmount(challenge.amount, challenge.currency))}</dd>
 </dl>`;
 }
 

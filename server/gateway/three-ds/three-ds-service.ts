@@ -58,6 +58,8 @@ export interface ChallengeStatus {
   locale: string | null;
   /** Decimal string, "12.34" (DESIGN.md §3). */
   amount: string;
+  /** ISO 4217 code of the amount: the checkout session's currency; USD for a merchant's own sale. */
+  currency: string;
   expiresAt: Date;
   /** Only once authenticated (also after it was used). */
   result?: ThreeDsResult;
@@ -91,13 +93,14 @@ interface ChallengeRow {
   merchant_name: string | null;
   origins: string[] | null;
   session_locale: string | null;
+  session_currency: string | null;
 }
 
 const SELECT_CHALLENGE = `
   select c.id, c.merchant_id, c.checkout_session_id::text as checkout_session_id, s.token as session_token,
          c.card_fingerprint, c.amount, c.status, c.cavv, c.eci, c.xid,
          c.ds_transaction_id, c.expires_at, coalesce(nullif(m.business_name, ''), m.name) as merchant_name,
-         m.origins, s.locale as session_locale
+         m.origins, s.locale as session_locale, s.currency as session_currency
     from three_ds_challenges c join merchants m on m.id = c.merchant_id
     left join checkout_sessions s on s.id = c.checkout_session_id`;
 
@@ -289,6 +292,8 @@ export class ThreeDsService {
       id: row.id,
       status: expired ? 'expired' : row.status,
       amount: fromCents(toCents(row.amount)),
+      // The gateway's own sales (ProcessTransaction) are US dollars; a session carries its currency.
+      currency: row.session_currency ?? 'USD',
       expiresAt: new Date(row.expires_at),
       merchantOrigins: row.origins ?? [],
       checkoutSessionToken: row.session_token,

@@ -1,6 +1,7 @@
 /** The real `payframe` command (bin/payframe.js) in a child process, run as an operator runs it. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_SERVER_ENV } from '../server-env.ts';
 
 export const PAYFRAME_BIN = fileURLToPath(new URL('../../../bin/payframe.js', import.meta.url));
 
@@ -15,17 +16,20 @@ export interface RunOptions {
   stdin?: string;
   /** The environment `env` is laid over: this process's unless given (the command's own only). */
   baseEnv?: NodeJS.ProcessEnv;
+  /** Where it runs (its `.env`, its default ./data); this process's working directory unless given. */
+  cwd?: string;
 }
 
 /** Runs `payframe …args` on the embedded database unless `env` names another; resolves at its exit. */
 export function runPayframe(
   args: string[],
   env: Record<string, string> = {},
-  { stdin = '', baseEnv = process.env }: RunOptions = {},
+  { stdin = '', baseEnv = process.env, cwd }: RunOptions = {},
 ): Promise<CommandRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [PAYFRAME_BIN, ...args], {
-      env: { ...baseEnv, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+      cwd,
+      env: { ...baseEnv, ...TEST_SERVER_ENV, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
     });
     let stdout = '';
     let stderr = '';

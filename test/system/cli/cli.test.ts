@@ -30,9 +30,63 @@ describe('payframe command', { timeout: 90_000 }, () => {
   it('migrates a new data directory and says so in JSON', async () => {
     const r = await payframe(['migrate', '--json'], { DATA_DIR: tempDir() });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({
-      status: 'up to date',
-      database: expect.stringContaining('PGlite'),
+    const json = JSON.parse(r.stdout) as { applied: { version: string; name: string }[]; version: string };
+    expect(json).toMatchObject({ status: 'up to date', database: expect.stringContaining('PGlite') });
+    expect(json.applied[0]).toEqual({ version: '0001', name: expect.any(String) });
+    expect(json.version).toBe(json.applied.at(-1)!.version);
+  });
+
+  it('names each migration it applies and the version it leaves, and says when there was none', async () => {
+    const dir = tempDir();
+    const first = await payframe(['migrate'], { DATA_DIR: dir });
+    expect(first.code).toBe(0);
+    const names = fs
+      .readdirSync(new URL('../../../server/db/migrations/', import.meta.url))
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => f.slice(0, -4))
+      .sort();
+    const newest = names.at(-1)!.slice(0, 4);
+    expect(first.stdout).toContain(`Applied ${names.length} migrations to PGlite`);
+    for (const name of names) expect(first.stdout).toContain(`  ${name}\n`);
+    expect(first.stdout).toContain(`Database version: ${newest}.`);
+    const again = await payframe(['migrate'], { DATA_DIR: dir });
+    expect(again.stdout).toContain('No migration to apply');
+    expect(again.stdout).toContain(`Database version: ${newest}.`);
+  });
+
+  it('reads .env from its working directory, under the environment; PAYFRAME_ENV_FILE names another or none', async () => {
+    const cwd = tempDir();
+    fs.writeFileSync(
+      `${cwd}/.env`,
+      '# the gateway, and a checkout secret too short\nTRANSACTION_SERVICE_URL=http://gateway.from-file:3000\nCHECKOUT_SECRET=too-short\n',
+    );
+    fs.writeFileSync(`${cwd}/other.env`, 'TRANSACTION_SERVICE_URL="ftp://other.from-file"\n');
+    // A checkout without its variables refuses before it opens anything: what it names is what it read.
+    const serve = async (env: Record<string, string>) => {
+      const r = await runPayframe(['serve', '--role', 'checkout', '--json'], env, {
+        cwd,
+        baseEnv: { PATH: process.env.PATH ?? '' },
+      });
+      expect(r.code).toBe(1);
+      return (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    };
+    // The test kit turns env files off (PAYFRAME_ENV_FILE=none); empty is unset: the default .env.
+    const fromFile = await serve({ PAYFRAME_ENV_FILE: '' });
+    expect(fromFile.code).toBe('invalid_config');
+    expect(fromFile.message).toContain('CHECKOUT_SECRET: must be 32 bytes');
+    // The environment wins over the file's line; the file's other lines still count.
+    const both = await serve({ PAYFRAME_ENV_FILE: '', CHECKOUT_SECRET: 'ab'.repeat(32) });
+    expect(both.message).toContain('GATEWAY_SERVICE_KEY: required');
+    expect(both.message).not.toContain('CHECKOUT_SECRET');
+    expect(both.message).not.toContain('TRANSACTION_SERVICE_URL');
+    const none = await serve({ PAYFRAME_ENV_FILE: 'none' });
+    expect(none.message).toContain('TRANSACTION_SERVICE_URL: required');
+    const other = await serve({ PAYFRAME_ENV_FILE: 'other.env' });
+    expect(other.message).toContain('TRANSACTION_SERVICE_URL: must be an http:// or https:// URL');
+    const missing = await serve({ PAYFRAME_ENV_FILE: 'missing.env' });
+    expect(missing).toMatchObject({
+      code: 'invalid_config',
+      message: expect.stringContaining(`${cwd}/missing.env`),
     });
   });
 

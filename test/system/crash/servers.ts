@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../kit/net.ts';
+import { DEMO_SERVER_ENV } from '../../kit/server-env.ts';
 
 export { freePort };
 
@@ -76,6 +77,8 @@ export async function startPayframe(
       // balancer, so the per-address rate limits apply per shopper rather than to all of them.
       TRUST_PROXY: 'true',
       STALE_PAYMENT_SECONDS: String(STALE_PAYMENT_SECONDS),
+      // The suites pay as the demo merchant (readDemoMerchant).
+      ...DEMO_SERVER_ENV,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

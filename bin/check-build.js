@@ -1,6 +1,7 @@
 // Before `npm start` (npm's prestart): the compiled server must exist, and when the TypeScript
 // beside it is newer than the build, say so, since `npm start` runs the build and not the source.
-// Plain JavaScript and node: only: it runs where only the production dependencies are installed.
+// Plain JavaScript and node: only: it runs where only the production dependencies are installed,
+// and it lives in bin/, which the production install copies (README.md, "Production install").
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
