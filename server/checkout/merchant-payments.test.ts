@@ -1,0 +1,278 @@
+/**
+ * The merchant REST API after the pay (`/v1/payments`): list and read the merchant's payments,
+ * refund, capture and void them, through the real app on every database target and in both
+ * wirings (the gateway in process, and a gateway app of its own reached over real SOAP with the
+ * merchant's credential). Another merchant's payment is 404 and untouched; no answer carries a card
+ * number or a CVV.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/kit/app.ts';
+import {
+  achBody,
+  addMerchant,
+  type CheckoutWorld,
+  cardBody,
+  createSession,
+  newKey,
+  openCheckoutWorld,
+  openRemoteCheckoutWorld,
+  pay,
+  type WorldMerchant,
+  wiringCases,
+} from '../../test/kit/checkout/checkout-world.ts';
+import { call, card, pay as payRequest } from '../../test/kit/gateway/gateway-kit.ts';
+
+describe.each(wiringCases())('merchant payments API ($name)', ({ target, wiring }) => {
+  let w: CheckoutWorld;
+  let gatewayApp: TestApp;
+  let other: WorldMerchant;
+  let n = 0;
+
+  beforeAll(async () => {
+    const db = await target.open();
+    if (wiring === 'in process') {
+      w = await openCheckoutWorld(db);
+      gatewayApp = w.t;
+    } else {
+      const remote = await openRemoteCheckoutWorld(db, 'Remote Outfitters');
+      gatewayApp = remote.gateway;
+      w = remote;
+    }
+    other = await addMerchant(gatewayApp, w.db, 'Other Goods');
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  const get = (url: string, merchant: WorldMerchant = w.merchant) =>
+    w.app.inject({ method: 'GET', url, headers: { authorization: merchant.authorization } });
+  const post = (
+    url: string,
+    body: unknown,
+    options: { key?: string | null; merchant?: WorldMerchant } = {},
+  ) => {
+    const key = options.key === undefined ? newKey() : options.key;
+    return w.app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        authorization: (options.merchant ?? w.merchant).authorization,
+        'content-type': 'application/json',
+        ...(key === null ? {} : { 'idempotency-key': key }),
+      },
+      payload: JSON.stringify(body),
+    });
+  };
+
+  /** A payment of a checkout session, paid in the widget: its id. */
+  async function paidSession(overrides: Record<string, unknown> = {}, body: unknown = cardBody()) {
+    const token = await createSession(w, { orderNumber: `P-${++n}`, ...overrides });
+    const paid = await pay(w.app, token, body);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const session = (await get(`/v1/checkout-sessions/${token}`)).json();
+    return { token, id: session.transactionId as string };
+  }
+
+  /** An authorisation over SOAP, as the merchant's shop makes one: its id. */
+  async function authorize(amount: string, merchant: WorldMerchant = w.merchant): Promise<string> {
+    const as = { merchantId: merchant.id, key: merchant.key };
+    const m = { id: merchant.id, key: merchant.key, name: '', publicCode: '', as };
+    const r = await call(
+      gatewayApp.app,
+      'ProcessTransaction',
+      payRequest(m, card('4242424242424242', amount, { TransactionType: 'auth' })),
+      as,
+    );
+    expect(r.ResponseCode).toBe('00');
+    return r.TransactionID;
+  }
+
+  it('reads a payment: status, amounts, method, customer, session, checks; no card number', async () => {
+    const { token, id } = await paidSession({
+      shopper: { email: 'Ada@Example.com', firstName: 'Ada', lastName: 'Lovelace' },
+    });
+    const res = await get(`/v1/payments/${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toMatchObject({
+      id,
+      kind: 'sale',
+      status: 'approved',
+      amount: '24.99',
+      amountCaptured: '24.99',
+      amountRefunded: '0.00',
+      currency: 'USD',
+      method: { type: 'card', last4: '4242' },
+      customer: { email: 'Ada@Example.com', name: 'Ada Lovelace' },
+      sessionToken: token,
+      orderNumber: `P-${n}`,
+      checks: { threeDSecure: false },
+      refunds: [],
+    });
+    expect(res.body).not.toContain('4242424242424242');
+    expect(res.body.toLowerCase()).not.toContain('cvv');
+
+    const ach = await paidSession({}, achBody());
+    expect((await get(`/v1/payments/${ach.id}`)).json().method).toEqual({
+      type: 'ach_debit',
+      accountType: 'checking',
+      last4: '6789',
+      settlement: 'days',
+    });
+  });
+
+  it("lists the merchant's own payments newest first, with its filters and a cursor", async () => {
+    const a = await paidSession({ currency: 'EUR', shopper: { email: 'grace@example.com' } });
+    const b = await paidSession();
+    const theirs = await authorize('5.00', other);
+    const page = (await get('/v1/payments?limit=2')).json();
+    expect(page.data.map((p: { id: string }) => p.id)).toEqual([b.id, a.id]);
+    expect(page.hasMore).toBe(true);
+    const next = (await get(`/v1/payments?limit=2&startingAfter=${a.id}`)).json();
+    expect(next.data.map((p: { id: string }) => p.id)).not.toContain(a.id);
+    expect(next.data.map((p: { id: string }) => p.id)).not.toContain(theirs);
+
+    const ids = async (query: string) =>
+      ((await get(`/v1/payments?${query}`)).json().data as { id: string }[]).map((p) => p.id);
+    expect(await ids(`orderNumber=p-${n - 1}`)).toEqual([a.id]);
+    expect(await ids('email=GRACE@example.com')).toEqual([a.id]);
+    expect(await ids('currency=EUR&limit=100')).toEqual([a.id]);
+    expect(await ids('status=approved&limit=100')).toContain(b.id);
+    expect(await ids('status=refunded&limit=100')).not.toContain(b.id);
+    const created = (await get(`/v1/payments/${b.id}`)).json().createdAt as string;
+    expect(await ids(`created[gte]=${created}&created[lte]=${created}`)).toEqual([b.id]);
+    expect(
+      await ids(`created[lte]=${new Date(Date.parse(created) - 1).toISOString()}&limit=100`),
+    ).not.toContain(b.id);
+
+    const bad = await get('/v1/payments?status=paid&limit=500');
+    expect(bad.statusCode).toBe(400);
+    expect(
+      bad
+        .json()
+        .error.fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['limit', 'status']);
+    const foreignCursor = await get(`/v1/payments?startingAfter=${theirs}`);
+    expect(foreignCursor.statusCode).toBe(400);
+    expect(foreignCursor.json().error.fields[0].field).toBe('startingAfter');
+  });
+
+  it("answers 404 for another merchant's payment, to every verb, and changes nothing", async () => {
+    const theirs = await authorize('9.00', other);
+    for (const res of [
+      await get(`/v1/payments/${theirs}`),
+      await post(`/v1/payments/${theirs}/refunds`, {}),
+      await post(`/v1/payments/${theirs}/capture`, {}),
+      await post(`/v1/payments/${theirs}/void`, {}),
+      await get('/v1/payments/999999999999'),
+      await get('/v1/payments/not-an-id'),
+    ]) {
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+    expect((await get(`/v1/payments/${theirs}`, other)).json()).toMatchObject({
+      status: 'authorized',
+      amountCaptured: '0.00',
+    });
+    const unauthenticated = await w.app.inject({ method: 'GET', url: '/v1/payments' });
+    expect(unauthenticated.statusCode).toBe(401);
+    expect(unauthenticated.headers['www-authenticate']).toContain('Basic');
+  });
+
+  it('refunds once per Idempotency-Key: part with a reason, a replay, a mismatch, too much, the rest', async () => {
+    const { id } = await paidSession();
+    const missing = await post(`/v1/payments/${id}/refunds`, { amount: '1.00' }, { key: null });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.fields[0].field).toBe('Idempotency-Key');
+
+    const key = newKey();
+    const first = await post(`/v1/payments/${id}/refunds`, { amount: '4.99', reason: 'duplicate' }, { key });
+    expect(first.statusCode, first.body).toBe(200);
+    const result = first.json();
+    expect(result).toMatchObject({
+      action: 'refund',
+      status: 'succeeded',
+      amount: '4.99',
+      reason: 'duplicate',
+      payment: { status: 'partially_refunded', amountRefunded: '4.99' },
+    });
+    expect(result.transactionIds).toHaveLength(1);
+    expect(result.payment.refunds).toEqual([
+      { id: result.transactionIds[0], amount: '4.99', createdAt: expect.any(String) },
+    ]);
+
+    const replay = await post(`/v1/payments/${id}/refunds`, { amount: '4.99', reason: 'duplicate' }, { key });
+    expect(replay.statusCode).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(first.body);
+    const mismatch = await post(`/v1/payments/${id}/refunds`, { amount: '5.00' }, { key });
+    expect(mismatch.statusCode).toBe(422);
+    expect(mismatch.json().error.code).toBe('idempotency_mismatch');
+    expect((await get(`/v1/payments/${id}`)).json().amountRefunded).toBe('4.99');
+
+    const tooMuch = await post(`/v1/payments/${id}/refunds`, { amount: '20.01' });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().error.fields[0]).toMatchObject({ field: 'amount', code: 'amount_too_large' });
+    const badReason = await post(`/v1/payments/${id}/refunds`, { reason: 'changed_mind' });
+    expect(badReason.statusCode).toBe(400);
+    expect(badReason.json().error.fields[0].field).toBe('reason');
+
+    const rest = await post(`/v1/payments/${id}/refunds`, {});
+    expect(rest.json()).toMatchObject({
+      amount: '20.00',
+      payment: { status: 'refunded', amountRefunded: '24.99' },
+    });
+    const nothing = await post(`/v1/payments/${id}/refunds`, {});
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json().error.fields[0].code).toBe('nothing_to_refund');
+  });
+
+  it('captures an authorisation in parts and refunds across the captures; voids another', async () => {
+    const auth = await authorize('30.00');
+    const tooMuch = await post(`/v1/payments/${auth}/capture`, { amount: '30.01' });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().error.fields[0].field).toBe('amount');
+    const c1 = await post(`/v1/payments/${auth}/capture`, { amount: '10.00' });
+    expect(c1.json()).toMatchObject({ action: 'capture', status: 'succeeded', amount: '10.00' });
+    const c2 = await post(`/v1/payments/${auth}/capture`, { amount: '5.00' });
+    expect(c2.json().payment).toMatchObject({ status: 'approved', amountCaptured: '15.00' });
+
+    const refund = await post(`/v1/payments/${auth}/refunds`, { amount: '12.00' });
+    expect(refund.statusCode, refund.body).toBe(200);
+    expect(refund.json()).toMatchObject({ amount: '12.00', payment: { amountRefunded: '12.00' } });
+    expect(refund.json().transactionIds).toHaveLength(2);
+    const rest = await post(`/v1/payments/${auth}/refunds`, {});
+    expect(rest.json()).toMatchObject({
+      amount: '3.00',
+      payment: { status: 'refunded', amountRefunded: '15.00' },
+    });
+
+    const other = await authorize('8.00');
+    const voided = await post(`/v1/payments/${other}/void`, {});
+    expect(voided.json()).toMatchObject({
+      action: 'void',
+      status: 'succeeded',
+      amount: '8.00',
+      payment: { status: 'voided' },
+    });
+    const again = await post(`/v1/payments/${other}/void`, {});
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.fields[0].code).toBe('not_voidable');
+  });
+
+  it('never refunds more than was captured under concurrent refunds', async () => {
+    const { id } = await paidSession({ amount: '10.00' });
+    const answers = await Promise.all([
+      post(`/v1/payments/${id}/refunds`, { amount: '6.00' }),
+      post(`/v1/payments/${id}/refunds`, { amount: '6.00' }),
+      post(`/v1/payments/${id}/refunds`, { amount: '6.00' }),
+    ]);
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.statusCode !== 200)) {
+      expect([400, 409], a.body).toContain(a.statusCode);
+    }
+    expect((await get(`/v1/payments/${id}`)).json()).toMatchObject({ amountRefunded: '6.00' });
+  });
+});
