@@ -13,6 +13,7 @@ import {
   type CheckoutWorld,
   cardBody,
   createSession,
+  manualClock,
   newKey,
   openCheckoutWorld,
   openRemoteCheckoutWorld,
@@ -21,6 +22,10 @@ import {
   wiringCases,
 } from '../../test/kit/checkout/checkout-world.ts';
 import { call, card, pay as payRequest } from '../../test/kit/gateway/gateway-kit.ts';
+import { databaseTargets } from '../../test/kit/databases.ts';
+import type { TransactionService } from '../../shared/contract/service.ts';
+import { PayframeError } from '../errors.ts';
+import type { CallContext } from '../gateway/port.ts';
 
 describe.each(wiringCases())('merchant payments API ($name)', ({ target, wiring }) => {
   let w: CheckoutWorld;
@@ -274,5 +279,105 @@ describe.each(wiringCases())('merchant payments API ($name)', ({ target, wiring 
       expect([400, 409], a.body).toContain(a.statusCode);
     }
     expect((await get(`/v1/payments/${id}`)).json()).toMatchObject({ amountRefunded: '6.00' });
+  });
+});
+
+/** The port with ProcessTransaction's answer lost once armed: the gateway acts, the checkout hears nothing. */
+function losingPort(state: { lose: 'after' | 'before' | null }) {
+  return (port: TransactionService<CallContext>): TransactionService<CallContext> => ({
+    ...port,
+    ProcessTransaction: async (params, context) => {
+      const lose = state.lose;
+      state.lose = null;
+      if (lose === 'before') throw new PayframeError('database_unavailable');
+      const answer = await port.ProcessTransaction(params, context);
+      if (lose === 'after') throw new PayframeError('database_unavailable');
+      return answer;
+    },
+  });
+}
+
+describe.each(databaseTargets())('a refund whose answer is lost ($name)', (target) => {
+  const STALE_MS = 10_000;
+  const state: { lose: 'after' | 'before' | null } = { lose: null };
+  const clock = manualClock();
+  let w: CheckoutWorld;
+
+  beforeAll(async () => {
+    w = await openCheckoutWorld(await target.open(), {
+      now: clock.now,
+      staleAttemptMs: STALE_MS,
+      wrapPort: losingPort(state),
+    });
+  });
+  afterAll(() => w?.close());
+
+  const refund = (id: string, body: unknown, key: string) =>
+    w.app.inject({
+      method: 'POST',
+      url: `/v1/payments/${id}/refunds`,
+      headers: { authorization: w.merchant.authorization, 'idempotency-key': key },
+      payload: body as Record<string, unknown>,
+    });
+  const read = async (id: string) =>
+    (
+      await w.app.inject({
+        method: 'GET',
+        url: `/v1/payments/${id}`,
+        headers: { authorization: w.merchant.authorization },
+      })
+    ).json();
+  async function paid(): Promise<string> {
+    const token = await createSession(w, { amount: '10.00' });
+    expect((await pay(w.app, token, cardBody())).statusCode).toBe(200);
+    const session = await w.app.inject({
+      method: 'GET',
+      url: `/v1/checkout-sessions/${token}`,
+      headers: { authorization: w.merchant.authorization },
+    });
+    return session.json().transactionId as string;
+  }
+
+  it('after the gateway refunded: 503, 409 until stale, then the refund it made, never a second', async () => {
+    const id = await paid();
+    const key = newKey();
+    state.lose = 'after';
+    const lost = await refund(id, { amount: '4.00' }, key);
+    expect(lost.statusCode).toBe(503);
+    expect(Number(lost.headers['retry-after'])).toBeGreaterThanOrEqual(10);
+    expect((await read(id)).amountRefunded).toBe('4.00'); // the gateway did refund
+
+    const early = await refund(id, { amount: '4.00' }, key);
+    expect(early.statusCode).toBe(409);
+    const otherKey = await refund(id, { amount: '1.00' }, newKey());
+    expect(otherKey.statusCode).toBe(409); // one action of a payment at a time
+
+    clock.advance(STALE_MS + 1_000);
+    const settled = await refund(id, { amount: '4.00' }, key);
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(settled.json()).toMatchObject({
+      status: 'succeeded',
+      amount: '4.00',
+      payment: { amountRefunded: '4.00' },
+    });
+    expect(settled.json().transactionIds).toHaveLength(1);
+    const replay = await refund(id, { amount: '4.00' }, key);
+    expect(replay.body).toBe(settled.body);
+    expect((await read(id)).refunds).toHaveLength(1);
+  });
+
+  it('a call that never reached the gateway is made once the action is settled', async () => {
+    const id = await paid();
+    const key = newKey();
+    state.lose = 'before';
+    expect((await refund(id, { amount: '3.00' }, key)).statusCode).toBe(503);
+    expect((await read(id)).amountRefunded).toBe('0.00');
+    clock.advance(STALE_MS + 1_000);
+    // Another key of the payment settles the stale action first, then runs.
+    const next = await refund(id, { amount: '2.00' }, newKey());
+    expect(next.statusCode, next.body).toBe(200);
+    const again = await refund(id, { amount: '3.00' }, key);
+    expect(again.json()).toMatchObject({ status: 'succeeded', amount: '3.00' });
+    expect((await read(id)).amountRefunded).toBe('5.00');
   });
 });
