@@ -266,6 +266,63 @@ describe.each(wiringCases())('merchant payments API ($name)', ({ target, wiring 
     expect(again.json().error.fields[0].code).toBe('not_voidable');
   });
 
+  it('documents the payments paths in the OpenAPI document', async () => {
+    const doc = (await w.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const ops = {
+      '/v1/payments': ['get', 'listPayments'],
+      '/v1/payments/{id}': ['get', 'getPayment'],
+      '/v1/payments/{id}/refunds': ['post', 'refundPayment'],
+      '/v1/payments/{id}/capture': ['post', 'capturePayment'],
+      '/v1/payments/{id}/void': ['post', 'voidPayment'],
+    } as const;
+    for (const [path, [verb, operationId]] of Object.entries(ops)) {
+      const op = doc.paths[path]?.[verb];
+      expect(op?.operationId, path).toBe(operationId);
+      expect(op.security).toEqual([{ merchant: [] }]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '501']));
+      if (verb === 'post') {
+        expect(op.parameters).toContainEqual(
+          expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true }),
+        );
+        expect(Object.keys(op.responses)).toEqual(
+          expect.arrayContaining(['400', '404', '409', '422', '503']),
+        );
+      }
+    }
+    const listParams = doc.paths['/v1/payments'].get.parameters.map((p: { name: string }) => p.name);
+    expect(listParams.sort()).toEqual(
+      [
+        'created[gte]',
+        'created[lte]',
+        'currency',
+        'email',
+        'limit',
+        'orderNumber',
+        'startingAfter',
+        'status',
+      ].sort(),
+    );
+    const schemas = doc.components.schemas;
+    expect(schemas.RefundRequest.properties.reason.enum).toEqual([
+      'requested_by_customer',
+      'duplicate',
+      'fraudulent',
+      'other',
+    ]);
+    expect(schemas.Payment.properties.status.enum).toEqual([
+      'authorized',
+      'approved',
+      'declined',
+      'partially_refunded',
+      'refunded',
+      'voided',
+      'settled',
+    ]);
+    expect(schemas.PaymentActionResult.required).toEqual(
+      expect.arrayContaining(['action', 'status', 'amount', 'transactionIds', 'payment']),
+    );
+  });
+
   it('never refunds more than was captured under concurrent refunds', async () => {
     const { id } = await paidSession({ amount: '10.00' });
     const answers = await Promise.all([
