@@ -5,7 +5,9 @@
  * merchant's credential). Another merchant's payment is 404 and untouched; no answer carries a card
  * number or a CVV.
  */
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runShell } from '../../test/kit/checkout/doc-snippets.ts';
 import type { TestApp } from '../../test/kit/app.ts';
 import {
   achBody,
@@ -436,5 +438,67 @@ describe.each(databaseTargets())('a refund whose answer is lost ($name)', (targe
     const again = await refund(id, { amount: '3.00' }, key);
     expect(again.json()).toMatchObject({ status: 'succeeded', amount: '3.00' });
     expect((await read(id)).amountRefunded).toBe('5.00');
+  });
+});
+
+describe.each(databaseTargets())("the guide's payments examples, run with curl ($name)", (target) => {
+  let w: CheckoutWorld;
+  let url: string;
+  beforeAll(async () => {
+    w = await openCheckoutWorld(await target.open());
+    await w.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(w.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => w?.close());
+
+  async function authorize(amount: string): Promise<string> {
+    const as = { merchantId: w.merchant.id, key: w.merchant.key };
+    const m = { id: w.merchant.id, key: w.merchant.key, name: '', publicCode: '', as };
+    const r = await call(
+      w.app,
+      'ProcessTransaction',
+      payRequest(m, card('4242424242424242', amount, { TransactionType: 'auth' })),
+      as,
+    );
+    return r.TransactionID;
+  }
+
+  it('refunds, captures and voids once per key, then reads what they did', async () => {
+    const token = await createSession(w);
+    expect((await pay(w.app, token, cardBody())).statusCode).toBe(200);
+    const session = await w.app.inject({
+      method: 'GET',
+      url: `/v1/checkout-sessions/${token}`,
+      headers: { authorization: w.merchant.authorization },
+    });
+    const env = {
+      PAYFRAME_URL: url,
+      MERCHANT_ID: w.merchant.id,
+      TRANSACTION_KEY: w.merchant.key,
+      PAYMENT_ID: session.json().transactionId as string,
+      AUTH_ID: await authorize('30.00'),
+      OTHER_AUTH_ID: await authorize('8.00'),
+    };
+    const lines = async (name: string) => (await runShell(name, env)).split('\n').map((l) => JSON.parse(l));
+    const [refund, capture, voided] = await lines('payments-act-sh');
+    expect(refund).toMatchObject({
+      action: 'refund',
+      status: 'succeeded',
+      amount: '5.00',
+      reason: 'requested_by_customer',
+    });
+    expect(capture).toMatchObject({ action: 'capture', status: 'succeeded', amount: '10.00' });
+    expect(voided).toMatchObject({ action: 'void', status: 'succeeded', payment: { status: 'voided' } });
+    // Run again: the same keys answer the same, and nothing moves twice.
+    expect(await lines('payments-act-sh')).toEqual([refund, capture, voided]);
+
+    const [payment, list] = await lines('payments-read-sh');
+    expect(payment).toMatchObject({
+      id: env.PAYMENT_ID,
+      status: 'partially_refunded',
+      amountRefunded: '5.00',
+      refunds: [{ id: refund.transactionIds[0], amount: '5.00' }],
+    });
+    expect(list.data.map((p: { id: string }) => p.id)).toEqual([env.PAYMENT_ID]);
   });
 });
