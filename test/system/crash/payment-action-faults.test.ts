@@ -1,7 +1,8 @@
 /**
  * A merchant's refund over REST when the network between the checkout and the gateway fails
- * (server/checkout/payment-actions.ts): a gateway process and a checkout process (PGlite, a data
- * directory each) with the fault proxy between them, which breaks exactly the refund's
+ * (server/checkout/payment-actions.ts): a gateway process and a checkout process, each on a
+ * PostgreSQL database of its own when TEST_DATABASE_URL is set (else PGlite, a data directory each),
+ * with the fault proxy between them, which breaks exactly the refund's
  * ProcessTransaction call:
  *   - `stall-answer`: the gateway refunds, its answer never comes back (the checkout times out);
  *   - `cut-answer`: the gateway refunds, a few bytes of its answer arrive, then the connection closes;
@@ -16,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requiredDefaults } from '../../../shared/contract/neutral.ts';
 import { TransactionServiceClient } from '../../../server/soap/client/transaction-service-client.ts';
 import { futureExpiry } from '../../kit/gateway/gateway-kit.ts';
-import { tempDir } from '../../kit/databases.ts';
+import { testDatabaseUrl } from '../../../server/config.ts';
+import { freshDatabase, tempDir } from '../../kit/databases.ts';
 import { type Fault, FaultProxy } from './fault-proxy.ts';
 import {
   freePort,
@@ -38,6 +40,16 @@ describe('a REST refund through a faulty network between checkout and gateway', 
   let proxy: FaultProxy;
   let merchant: Merchant;
   let soap: TransactionServiceClient;
+  const drops: (() => Promise<unknown>)[] = [];
+
+  /** The role's own database: a fresh PostgreSQL database, or PGlite in its data directory. */
+  async function databaseUrl(prefix: string): Promise<string> {
+    const adminUrl = testDatabaseUrl();
+    if (!adminUrl) return '';
+    const db = await freshDatabase(adminUrl, prefix);
+    drops.push(db.drop);
+    return db.url;
+  }
 
   beforeAll(async () => {
     const [gatewayPort, checkoutPort] = [await freePort(), await freePort()];
@@ -47,6 +59,7 @@ describe('a REST refund through a faulty network between checkout and gateway', 
     gateway = await startPayframe(
       {
         DATA_DIR: dirs[0]!,
+        DATABASE_URL: await databaseUrl('payframe_refund_gateway'),
         CARD_ENCRYPTION_KEY: randomKey(),
         GATEWAY_SERVICE_KEY: serviceKey,
         PUBLIC_URL: gatewayUrl,
@@ -59,6 +72,7 @@ describe('a REST refund through a faulty network between checkout and gateway', 
     checkout = await startPayframe(
       {
         DATA_DIR: dirs[1]!,
+        DATABASE_URL: await databaseUrl('payframe_refund_checkout'),
         GATEWAY_SERVICE_KEY: serviceKey,
         PUBLIC_URL: checkoutUrl,
         TRANSACTION_SERVICE_URL: proxy.url,
@@ -82,6 +96,7 @@ describe('a REST refund through a faulty network between checkout and gateway', 
   afterAll(async () => {
     await Promise.all([checkout?.stop(), gateway?.stop()]);
     await proxy?.close();
+    for (const drop of drops) await drop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }, 30_000);
 
