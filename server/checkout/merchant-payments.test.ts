@@ -135,6 +135,7 @@ describe.each(wiringCases())('merchant payments API ($name)', ({ target, wiring 
     const page = (await get('/v1/payments?limit=2')).json();
     expect(page.data.map((p: { id: string }) => p.id)).toEqual([b.id, a.id]);
     expect(page.hasMore).toBe(true);
+    expect(JSON.stringify(page)).not.toContain('4242424242424242');
     const next = (await get(`/v1/payments?limit=2&startingAfter=${a.id}`)).json();
     expect(next.data.map((p: { id: string }) => p.id)).not.toContain(a.id);
     expect(next.data.map((p: { id: string }) => p.id)).not.toContain(theirs);
@@ -205,6 +206,8 @@ describe.each(wiringCases())('merchant payments API ($name)', ({ target, wiring 
       payment: { status: 'partially_refunded', amountRefunded: '4.99' },
     });
     expect(result.transactionIds).toHaveLength(1);
+    expect(first.body).not.toContain('4242424242424242');
+    expect(first.body.toLowerCase()).not.toContain('cvv');
     expect(result.payment.refunds).toEqual([
       { id: result.transactionIds[0], amount: '4.99', createdAt: expect.any(String) },
     ]);
