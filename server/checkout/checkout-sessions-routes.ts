@@ -70,12 +70,12 @@ export function gatewayFieldError(errorField: string | null | undefined, message
   return { field: known[0], code: known[1], message: `${known[0]}${said}` };
 }
 
-interface Merchant {
+export interface Merchant {
   merchantId: string;
   authorization: string;
 }
 
-function merchantOf(request: FastifyRequest, reply: FastifyReply): Merchant {
+export function merchantOf(request: FastifyRequest, reply: FastifyReply): Merchant {
   const authorization = request.headers.authorization;
   const credential = parseBasic(authorization);
   if (!authorization || !credential || !/^[1-9]\d{0,18}$/.test(credential.username)) {
@@ -86,7 +86,7 @@ function merchantOf(request: FastifyRequest, reply: FastifyReply): Merchant {
 }
 
 /** Runs a gateway call as the merchant; a refused credential is 401 with a Basic challenge. */
-async function asMerchant<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T> {
+export async function asMerchant<T>(reply: FastifyReply, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {

@@ -6,6 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CancelResponse, PayBody, PayResponse, WidgetSession } from '../../shared/checkout/pay-schemas.ts';
 import {
+  CaptureBody,
+  ListPaymentsQuery,
+  MerchantPayment,
+  PaymentActionResult,
+  PaymentList,
+  RefundBody,
+  VoidBody,
+} from '../../shared/checkout/payment-schemas.ts';
+import {
   CheckoutSessionList,
   CreateCheckoutSessionBody,
   CreatedCheckoutSession,
@@ -31,6 +40,59 @@ const tokenParam = {
   required: true,
   schema: { type: 'string', pattern: '^cs_[A-Za-z0-9_-]{43}$' },
 };
+
+const paymentIdParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The payment id (the TransactionID of the sale or authorisation).',
+  schema: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
+};
+const idempotencyKeyParam = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  description:
+    'Required: the request runs once per key (kept 25 hours, scoped to the merchant); the same key answers the same.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+/** A refund, capture or void: once per Idempotency-Key, its errors. */
+function paymentAction(operationId: string, summary: string, body: string): Record<string, unknown> {
+  return {
+    post: {
+      operationId,
+      summary,
+      security: [{ merchant: [] }],
+      parameters: [paymentIdParam, idempotencyKeyParam],
+      requestBody: { required: false, content: json(body) },
+      responses: {
+        200: {
+          description: 'Done or declined by the processor (status); the same key answers the same',
+          headers: {
+            'Idempotent-Replayed': {
+              description: "'true' when this is the stored answer of an earlier request with the key.",
+              schema: { type: 'string' },
+            },
+          },
+          content: json('PaymentActionResult'),
+        },
+        400: error(
+          'The Idempotency-Key is missing or not valid, or a field is (error.fields names it: amount more than remains, nothing left).',
+        ),
+        401: error('Missing or wrong credential.'),
+        404: error('No such payment of this merchant.'),
+        409: error(
+          'conflict: a request with this key, or another refund, capture or void of the payment, is running; see Retry-After.',
+        ),
+        422: error('idempotency_mismatch: this Idempotency-Key was used with another request.'),
+        429: error('Too many requests or failed sign-ins; see Retry-After.'),
+        501: error('Not offered in front of a Transaction Service that speaks only the spec.'),
+        503: error('The outcome is not known yet: retry with the same Idempotency-Key after Retry-After.'),
+      },
+    },
+  };
+}
 
 /** The list's query parameters, from the schema that checks them. */
 function queryParams(s: z.ZodType): Record<string, unknown>[] {
@@ -65,6 +127,12 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
         PayRequest: schema(PayBody, 'input'),
         PayResponse: schema(PayResponse, 'output'),
         CancelResponse: schema(CancelResponse, 'output'),
+        Payment: schema(MerchantPayment, 'output'),
+        PaymentList: schema(PaymentList, 'output'),
+        RefundRequest: schema(RefundBody, 'input'),
+        CaptureRequest: schema(CaptureBody, 'input'),
+        VoidRequest: schema(VoidBody, 'input'),
+        PaymentActionResult: schema(PaymentActionResult, 'output'),
         Error: schema(ErrorBodySchema, 'output'),
       },
     },
@@ -121,6 +189,51 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
           },
         },
       },
+      '/v1/payments': {
+        get: {
+          operationId: 'listPayments',
+          summary: "List the merchant's payments, newest first, a page at a time",
+          security: [{ merchant: [] }],
+          parameters: queryParams(ListPaymentsQuery),
+          responses: {
+            200: { description: 'A page of payments', content: json('PaymentList') },
+            400: error('A query parameter is not valid (error.fields names it).'),
+            401: error('Missing or wrong credential.'),
+            429: error('Too many requests or failed sign-ins; see Retry-After.'),
+            501: error('Not offered in front of a Transaction Service that speaks only the spec.'),
+          },
+        },
+      },
+      '/v1/payments/{id}': {
+        get: {
+          operationId: 'getPayment',
+          summary: 'Read a payment with its refunds',
+          security: [{ merchant: [] }],
+          parameters: [paymentIdParam],
+          responses: {
+            200: { description: 'The payment', content: json('Payment') },
+            401: error('Missing or wrong credential.'),
+            404: error('No such payment of this merchant.'),
+            429: error('Too many requests or failed sign-ins; see Retry-After.'),
+            501: error('Not offered in front of a Transaction Service that speaks only the spec.'),
+          },
+        },
+      },
+      '/v1/payments/{id}/refunds': paymentAction(
+        'refundPayment',
+        'Refund a payment, in part or all that remains (across its captures)',
+        'RefundRequest',
+      ),
+      '/v1/payments/{id}/capture': paymentAction(
+        'capturePayment',
+        'Capture an authorisation, in part or in full',
+        'CaptureRequest',
+      ),
+      '/v1/payments/{id}/void': paymentAction(
+        'voidPayment',
+        'Void a payment not yet settled, captured or refunded',
+        'VoidRequest',
+      ),
       '/api/checkout/sessions/{token}': {
         get: {
           summary: 'The session as the widget shows it',

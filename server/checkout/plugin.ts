@@ -1,5 +1,5 @@
 /**
- * The checkout server as one Fastify plugin: merchant REST (/v1/checkout-sessions), the OpenAPI
+ * The checkout server as one Fastify plugin: merchant REST (/v1/checkout-sessions, /v1/payments), the OpenAPI
  * document (/v1/openapi.json) and the widget's API (/api/checkout/…), each in its own scope with
  * its own hooks. Registration is described in server/checkout/README.md.
  */
@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Notifier } from '../notify/notifier.ts';
 import type { Checkout } from './checkout.ts';
 import { checkoutSessionsRoutes } from './checkout-sessions-routes.ts';
+import { paymentRoutes } from './payment-routes.ts';
 import { openApiRoute } from './openapi.ts';
 import { payPageRoutes } from './pages.ts';
 import { checkoutApiRoutes } from './pay-routes.ts';
@@ -23,6 +24,7 @@ export interface CheckoutPluginOptions {
 export async function checkoutPlugin(app: FastifyInstance, options: CheckoutPluginOptions): Promise<void> {
   const { checkout } = options;
   await app.register(checkoutSessionsRoutes, { checkout });
+  await app.register(paymentRoutes, { checkout });
   await app.register(openApiRoute, { publicUrl: checkout.deps.publicUrl });
   await app.register(checkoutApiRoutes, { checkout });
   await app.register(payPageRoutes, { checkout });

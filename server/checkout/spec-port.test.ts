@@ -370,4 +370,26 @@ describe.each(databaseTargets())('spec mode: merchant REST ($name)', (target) =>
     expect(cancel.statusCode).toBe(501);
     expect(w.soapCalls.filter((op) => op !== 'GetHostedPaymentDetails')).toEqual([]);
   });
+
+  it('answers every payments call 501 and asks the service nothing; a refund key is not used up', async () => {
+    w.soapCalls.length = 0;
+    const auth = { authorization: w.merchant.authorization };
+    for (const url of ['/v1/payments', '/v1/payments/500000001']) {
+      const res = await w.app.inject({ method: 'GET', url, headers: auth });
+      expect(res.statusCode, url).toBe(501);
+    }
+    for (const action of ['refunds', 'capture', 'void']) {
+      const res = await w.app.inject({
+        method: 'POST',
+        url: `/v1/payments/500000001/${action}`,
+        headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `spec-${action}` },
+        payload: '{}',
+      });
+      expect(res.statusCode, action).toBe(501);
+      expect(res.json().error.code).toBe('not_implemented');
+    }
+    const { rows } = await w.db.query("select state from merchant_payment_actions where state = 'started'");
+    expect(rows).toEqual([]);
+    expect(w.soapCalls).toEqual([]);
+  });
 });

@@ -21,13 +21,20 @@ export const PaymentState = enumeration('PaymentState', [
   'Settled',
 ]);
 
-/** A payment's filter by state: Refunded covers partly refunded payments too. */
+/**
+ * A payment's filter by state: Refunded covers partly refunded payments too. The last three, added
+ * for the merchant REST API's `status`, each name one PaymentState: an authorisation not captured,
+ * a payment refunded in part, one refunded in full.
+ */
 export const PaymentStateFilter = enumeration('PaymentStateFilter', [
   'Approved',
   'Declined',
   'Refunded',
   'Voided',
   'Settled',
+  'Authorized',
+  'PartiallyRefunded',
+  'FullyRefunded',
 ]);
 
 /** What happened to a payment, in its timeline. */
@@ -74,6 +81,10 @@ export const paymentsTypes = [
     field('Search', 'string'),
     field('Limit', 'int'), // 1–100, 25 when absent
     field('StartingAfter', 'long'), // the last TransactionID of the page before
+    // Appended, optional (the merchant REST API's filters): each an exact match, any case.
+    field('OrderNumber', 'string'),
+    field('Email', 'string'), // the checkout session's shopper e-mail
+    field('Currency', 'string'), // ISO 4217
   ]),
   complexType('PaymentSummary', [
     field('TransactionID', 'long', required),
@@ -95,6 +106,10 @@ export const paymentsTypes = [
     field('BatchID', 'long'),
     field('SessionToken', 'string'), // when paid through a checkout session
     field('CreatedAt', 'dateTime', required),
+    // Appended, optional (the merchant REST API): the processor's AVS result code (one letter) and
+    // a bank account's type (checking, savings).
+    field('AvsResponseCode', 'string'),
+    field('AccountType', 'string'),
   ]),
   complexType('PaymentPage', [
     field('Payments', listOf('PaymentSummary')),

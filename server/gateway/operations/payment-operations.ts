@@ -50,6 +50,9 @@ const STATES: Record<PaymentStateFilter, readonly PaymentState[]> = {
   Refunded: ['Refunded', 'PartiallyRefunded'],
   Voided: ['Voided'],
   Settled: ['Settled'],
+  Authorized: ['Authorized'],
+  PartiallyRefunded: ['PartiallyRefunded'],
+  FullyRefunded: ['Refunded'],
 };
 
 /** The merchant acting: its own credential, or a user signed in with a verified second factor. */
@@ -97,7 +100,17 @@ function summaryOf(p: PaymentRow): Summary {
     BatchID: p.settlementId ?? undefined,
     SessionToken: p.sessionToken ?? undefined,
     CreatedAt: p.createdAt.toISOString(),
+    AvsResponseCode: p.avsCode ?? undefined,
+    AccountType: p.accountType ?? undefined,
   };
+}
+
+/** An exact-match filter's text, trimmed; null when absent; refused when longer than `max`. */
+function exact(value: string | null | undefined, field: string, max: number): string | null {
+  const text = value?.trim() || null;
+  if (text && text.length > max)
+    throw new PayframeError('invalid_request', `${field} must be at most ${max} characters.`);
+  return text;
 }
 
 export function limitOf(value: number | null | undefined): number {
@@ -130,6 +143,9 @@ export async function listPayments(
     createdFrom: instantOf(f.CreatedFrom, 'CreatedFrom'),
     createdBefore: instantOf(f.CreatedBefore, 'CreatedBefore'),
     search,
+    orderNumber: exact(f.OrderNumber, 'OrderNumber', 64),
+    email: exact(f.Email, 'Email', 254),
+    currency: exact(f.Currency, 'Currency', 3)?.toUpperCase() ?? null,
     after,
     limit,
   });

@@ -6,6 +6,7 @@
  * newest first: (created_at, id) descending, id telling apart payments of one instant.
  */
 import type { Queryable } from '../../db/database.ts';
+import { GATEWAY_CURRENCY } from './payment-figures.ts';
 
 /** What a list asks for; each filter is optional. */
 export interface PaymentQuery {
@@ -16,6 +17,10 @@ export interface PaymentQuery {
   createdFrom: Date | null;
   createdBefore: Date | null;
   search: string | null;
+  /** Exact matches (any case for the order number and the e-mail). */
+  orderNumber?: string | null;
+  email?: string | null;
+  currency?: string | null;
   /** Just after this payment (the previous page's last). */
   after: PaymentCursor | null;
   limit: number;
@@ -53,6 +58,9 @@ export interface PaymentRow {
   orderNumber: string | null;
   customerName: string | null;
   customerEmail: string | null;
+  /** The processor's AVS result code; a bank account's type (checking, savings). */
+  avsCode: string | null;
+  accountType: string | null;
   createdAt: Date;
 }
 
@@ -74,7 +82,8 @@ const FOLLOWED = `
 
 const PAYMENT = `
   select t.id, t.kind, t.method, t.status, t.amount, t.approved_amount, t.voided, t.response_code,
-         t.name_on_card, t.created_at, t.checkout_session_id, t.card_id,
+         t.name_on_card, t.created_at, t.checkout_session_id, t.card_id, t.avs_code,
+         t.ach_account_type,
          case when t.kind = 'sale' then (case when t.voided then 0 else t.approved_amount end)
               else f.captured end as taken,
          case when t.kind = 'sale' then t.refunded_amount else f.refunded end as refunded,
@@ -125,6 +134,8 @@ function rowOf(r: Record<string, unknown>): PaymentRow {
     orderNumber: text(r.order_number),
     customerName: text(r.session_name) ?? text(r.name_on_card),
     customerEmail: text(r.email),
+    avsCode: text(r.avs_code),
+    accountType: text(r.ach_account_type),
     createdAt: r.created_at as Date,
   };
 }
@@ -185,6 +196,11 @@ export async function paymentPage(
   if (query.createdFrom) where.push(`t.created_at >= ${param(query.createdFrom)}`);
   if (query.createdBefore) where.push(`t.created_at < ${param(query.createdBefore)}`);
   if (query.search) where.push(searchConditions(query.search, param));
+  if (query.orderNumber) where.push(`lower(s.order_number) = lower(${param(query.orderNumber)})`);
+  if (query.email) where.push(`lower(s.email) = lower(${param(query.email)})`);
+  // A payment of no session is in the gateway's own currency.
+  if (query.currency)
+    where.push(`coalesce(s.currency, ${param(GATEWAY_CURRENCY)}) = ${param(query.currency)}`);
   const state = query.states ? `where ${STATE} = any(${param(query.states)}::text[])` : '';
   const { rows } = await q.query(
     `${SELECT} ${PAYMENT} where ${where.join(' and ')} ${FROM}

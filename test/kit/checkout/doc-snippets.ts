@@ -1,11 +1,12 @@
 /**
  * Runs the copy-paste snippets of docs/merchant-guide.md as merchants would: each fenced block
- * after a `<!-- snippet: name -->` marker, in a real `node` or `/usr/bin/python3` process.
+ * after a `<!-- snippet: name -->` marker, in a real `node`, `/usr/bin/python3` or `/bin/sh` process.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { tempDir } from '../databases.ts';
 
 const GUIDE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/merchant-guide.md');
@@ -34,4 +35,19 @@ export function runPython(name: string, driver: string, env: Record<string, stri
     env: { ...process.env, ...env },
     encoding: 'utf8',
   }).trim();
+}
+
+/**
+ * Runs a shell snippet (its curl calls) with `env`; answers its standard output, trimmed. Not
+ * synchronous: the server it calls may run in this very process.
+ */
+export async function runShell(name: string, env: Record<string, string>): Promise<string> {
+  const file = path.join(tempDir('payframe-snippet-'), `${name}.sh`);
+  fs.writeFileSync(file, `set -eu\n${snippet(name)}`);
+  const { stdout } = await promisify(execFile)('/bin/sh', [file], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return stdout.trim();
 }

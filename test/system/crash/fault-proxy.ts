@@ -11,7 +11,8 @@
  *   - `reset-answer`: forwarded; the connection is reset when the answer begins;
  *   - `cut-answer`: forwarded; a few bytes of the answer are passed on, then the connection closes;
  *   - `stall-answer`: forwarded; the answer is held until the client gives up.
- * With faults off (`rate` 0) it is a plain forwarder.
+ * With faults off (`rate` 0) it is a plain forwarder. `faultNext` picks the fault of one chosen
+ * request (the next whose head holds a text, e.g. its SOAPAction), whatever the rate.
  */
 import net from 'node:net';
 
@@ -44,6 +45,7 @@ export class FaultProxy {
   ) as Record<Fault | 'pass', number>;
   readonly port: number;
   private readonly sockets = new Set<net.Socket>();
+  private readonly forced: { match: string; fault: Fault }[] = [];
 
   private constructor(
     private readonly server: net.Server,
@@ -79,9 +81,19 @@ export class FaultProxy {
     return socket;
   }
 
-  private choose(): Fault | 'pass' {
+  /** The next request whose first chunk (its request line and headers) contains `match` meets `fault`. */
+  faultNext(match: string, fault: Fault): void {
+    this.forced.push({ match, fault });
+  }
+
+  private choose(head: string): Fault | 'pass' {
+    const i = this.forced.findIndex((f) => head.includes(f.match));
     const fault =
-      Math.random() < this.rate ? FAULTS[Math.floor(Math.random() * FAULTS.length)]! : ('pass' as const);
+      i >= 0
+        ? this.forced.splice(i, 1)[0]!.fault
+        : Math.random() < this.rate
+          ? FAULTS[Math.floor(Math.random() * FAULTS.length)]!
+          : ('pass' as const);
     this.counts[fault]++;
     return fault;
   }
@@ -102,7 +114,7 @@ export class FaultProxy {
 
     client.on('data', (chunk) => {
       if (REQUEST_LINE.test(chunk.subarray(0, 16).toString('latin1'))) {
-        fault = this.choose();
+        fault = this.choose(chunk.toString('latin1'));
         held = false;
       }
       switch (fault) {
