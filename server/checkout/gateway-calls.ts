@@ -41,6 +41,11 @@ export interface SessionMerchant {
   /** The merchant's branding (issue 16 "Settings"): #rrggbb, and the corner radius in pixels. */
   brandColor: string | null;
   cornerRadius: number | null;
+  /** The merchant's terms of sale and privacy policy (https), linked in the page's footer. */
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  /** The card form asks for the billing postal code. */
+  postalCodeRequired: boolean;
 }
 
 /** A checkout session as the gateway owns it (DESIGN.md §16), in the checkout's own terms. */
@@ -173,6 +178,9 @@ export function sessionOf(d: Detail): GatewaySession {
       nameOnCardRequired: d.NameOnCardRequired,
       brandColor: orNull(d.BrandColor),
       cornerRadius: d.CornerRadius ?? null,
+      termsUrl: orNull(d.TermsUrl),
+      privacyUrl: orNull(d.PrivacyUrl),
+      postalCodeRequired: d.PostalCodeRequired === true,
     },
     payment: paymentOf(token, d, null),
     unavailableMessage: orNull(d.UnavailableMessage),
