@@ -6,7 +6,10 @@
  * transaction (REL-4).
  */
 import { lastStatement, type Queryable } from '../db/database.ts';
-import type { Attempt, Outcome, Payment, SessionSnapshot } from './records.ts';
+import { enqueueReceipt } from '../notify/receipt-queue.ts';
+import { receiptMessage } from '../notify/receipt-message.ts';
+import { shopperLang } from '../i18n/index.ts';
+import type { Attempt, Outcome, Payment, ReceiptTo, SessionSnapshot } from './records.ts';
 import { enqueueEvent } from './webhooks.ts';
 
 export type { Attempt, Outcome, Payment, SessionSnapshot } from './records.ts';
@@ -128,9 +131,35 @@ export async function paymentOfSession(q: Queryable, sessionToken: string): Prom
 }
 
 /**
- * Records that the session is paid (at most once: the primary key), with its webhook event when
- * this call is the one that records it. Answers the payment as recorded, by this call or earlier.
- * `payment.attemptKey` names the attempt that paid, if the checkout made it.
+ * Queues the receipt e-mail of a payment just recorded, in the same transaction, in the session's
+ * language (docs/merchant-guide.md "Receipt e-mails"). One per session: a second record of the same
+ * payment queues nothing.
+ */
+async function queueReceipt(q: Queryable, payment: Payment, to: ReceiptTo, now: Date): Promise<void> {
+  const message = receiptMessage(to.email, shopperLang({ locale: to.locale }), {
+    merchantName: payment.merchantName,
+    orderNumber: payment.orderNumber,
+    amount: payment.amount,
+    currency: payment.currency,
+    method: payment.method === 'ach' ? 'ach' : payment.method === 'card' ? 'card' : null,
+    cardBrand: payment.cardBrand,
+    maskedNumber: payment.maskedCard,
+    accountType: to.accountType ?? null,
+    transactionId: payment.transactionId,
+    paidAt: payment.paidAt,
+  });
+  await enqueueReceipt(
+    q,
+    { dedupeKey: `session:${payment.sessionToken}:shopper`, merchantId: payment.merchantId, message },
+    now,
+  );
+}
+
+/**
+ * Records that the session is paid (at most once: the primary key), with its webhook event and its
+ * receipt e-mail (`receiptTo`) when this call is the one that records it. Answers the payment as
+ * recorded, by this call or earlier. `payment.attemptKey` names the attempt that paid, if the
+ * checkout made it.
  */
 export async function recordPayment(
   q: Queryable,
@@ -138,6 +167,7 @@ export async function recordPayment(
   attemptId: string | null,
   webhookUrl: string | null,
   now: Date,
+  receiptTo: ReceiptTo | null = null,
 ): Promise<Payment> {
   const inserted = await q.query(
     `insert into checkout_payments (session_token, attempt_id, merchant_id, merchant_name, transaction_id,
@@ -172,6 +202,7 @@ export async function recordPayment(
     };
     if (webhookUrl)
       await enqueueEvent(q, { url: webhookUrl, type: 'payment.succeeded', payment: recorded }, now);
+    if (receiptTo) await queueReceipt(q, recorded, receiptTo, now);
     return recorded;
   }
   // Recorded before (by recovery, say, without the transaction id): fill in what is now known.
@@ -207,7 +238,9 @@ export async function finishAttempt(
   attempt: Attempt,
   outcome: Outcome,
   now: Date,
-  session: (SessionSnapshot & { webhookUrl: string | null; payment?: Payment | null }) | null = null,
+  session:
+    | (SessionSnapshot & { webhookUrl: string | null; receiptTo?: ReceiptTo | null; payment?: Payment | null })
+    | null = null,
 ): Promise<Payment | null> {
   const state = outcome.kind;
   const s = session;
@@ -237,7 +270,7 @@ export async function finishAttempt(
   let follows: Promise<Payment | null> = Promise.resolve(null);
   if (outcome.kind === 'succeeded' && s?.payment) {
     const payment = { ...s.payment, attemptKey: attempt.idempotencyKey };
-    follows = recordPayment(q, payment, attempt.id, s.webhookUrl, now);
+    follows = recordPayment(q, payment, attempt.id, s.webhookUrl, now, s.receiptTo ?? null);
   } else if (outcome.kind === 'declined' && s?.webhookUrl) {
     const event = {
       url: s.webhookUrl,

@@ -229,6 +229,13 @@ export interface MerchantSettings {
   threeDSecure: boolean;
   methods: ('card' | 'ach')[];
   origins: string[];
+  /** The payment page's footer links (https); null: none. */
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  /** The card form asks for the billing postal code (off: the address is not checked). */
+  postalCodeRequired: boolean;
+  /** The shopper gets a receipt e-mail after paying. */
+  receiptEmail: boolean;
 }
 
 /** What Save sends: the whole settings (an empty text clears its field). */
