@@ -16,7 +16,7 @@ alter table merchants
 
 -- Receipt e-mails to send, written in the same transaction that records the payment (the outbox
 -- pattern of checkout_webhook_events), and sent by the notifier from here: a process killed between
--- the two sends it after its restart, and `dedupe_key` (one receipt per payment and recipient)
+-- the two sends it after its restart (server/notify/receipt-queue.ts), and `dedupe_key` (one receipt per payment and recipient)
 -- keeps a second record of the same payment from queuing a second receipt. The message is stored
 -- as it will be sent, in the shopper's language, with at most the last four digits of a card or
 -- account (the notifier refuses any text holding a card number).
@@ -31,6 +31,8 @@ create table receipt_emails (
   state text not null default 'pending' check (state in ('pending', 'sent', 'refused')),
   attempts int not null default 0,
   next_attempt_at timestamptz not null,
+  -- Taken by an instance sending it over SMTP until then; after it, another may send it.
+  lease_until timestamptz,
   sent_at timestamptz,
   last_error text,
   created_at timestamptz not null

@@ -13,6 +13,7 @@
 import type { GatewayDeps } from '../gateway-call.ts';
 import type { ProcessorResult } from '../processor/processor.ts';
 import type { SessionRecord } from '../sessions/session-record.ts';
+import { queueRequestedReceipts } from './soap-receipts.ts';
 import { hasCardInput, type Request, RequestProblem, resolveSource, type Source } from './payment-source.ts';
 import {
   amountOf,
@@ -208,6 +209,8 @@ export async function paySessionSale(
       ]);
       // Rolled back when the claim is no longer this attempt's: see claimLost.
       if (!own) throw new ClaimLost();
+      // A merchant's own ProcessTransaction may ask for receipts; the checkout queues its own.
+      if (actingMerchant !== null) await queueRequestedReceipts(tx, r, merchant, inserted, source);
       return inserted;
     })
     .catch((err: unknown) => {
