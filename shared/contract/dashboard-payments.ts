@@ -87,6 +87,9 @@ export const paymentsTypes = [
     field('PaymentMethod', PaymentMethodKind, required),
     field('CardBrand', 'string'),
     field('Last4', 'string'), // the card's, or the bank account's
+    // A card payment's address check (AVS), the processor's letter (Y, Z, A, N, U, R, S); absent:
+    // the address was not checked (the merchant does not ask for the postal code).
+    field('AvsResponseCode', 'string'),
     field('OrderNumber', 'string'),
     field('CustomerName', 'string'),
     field('CustomerEmail', 'string'),

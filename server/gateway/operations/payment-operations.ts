@@ -88,6 +88,7 @@ function summaryOf(p: PaymentRow): Summary {
     PaymentMethod: METHOD[p.method],
     CardBrand: p.cardBrand ?? undefined,
     Last4: p.last4 ?? undefined,
+    AvsResponseCode: p.avsCode ?? undefined,
     OrderNumber: p.orderNumber ?? undefined,
     CustomerName: p.customerName ?? undefined,
     CustomerEmail: p.customerEmail ?? undefined,

@@ -44,6 +44,8 @@ export interface PaymentRow {
   settlementId: string | null;
   cardBrand: string | null;
   last4: string | null;
+  /** The processor's AVS letter; null: the address was not checked. */
+  avsCode: string | null;
   /** The vault's card (its id, never its number); null for a bank account. */
   cardId: string | null;
   sessionId: string | null;
@@ -74,7 +76,7 @@ const FOLLOWED = `
 
 const PAYMENT = `
   select t.id, t.kind, t.method, t.status, t.amount, t.approved_amount, t.voided, t.response_code,
-         t.name_on_card, t.created_at, t.checkout_session_id, t.card_id,
+         t.name_on_card, t.created_at, t.checkout_session_id, t.card_id, t.avs_code,
          case when t.kind = 'sale' then (case when t.voided then 0 else t.approved_amount end)
               else f.captured end as taken,
          case when t.kind = 'sale' then t.refunded_amount else f.refunded end as refunded,
@@ -117,6 +119,7 @@ function rowOf(r: Record<string, unknown>): PaymentRow {
     settlementId: text(r.settlement_id),
     cardBrand: text(r.card_brand),
     last4: text(r.last4),
+    avsCode: text(r.avs_code),
     cardId: text(r.card_id),
     sessionId: text(r.checkout_session_id),
     sessionToken: text(r.session_token),

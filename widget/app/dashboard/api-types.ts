@@ -62,6 +62,8 @@ export interface Payment {
   method: Method;
   brand?: string;
   last4?: string;
+  /** A card payment's address check (AVS letter); absent: the address was not checked. */
+  avs?: string;
   orderNumber?: string;
   customerName?: string;
   customerEmail?: string;
