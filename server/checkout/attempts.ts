@@ -239,7 +239,11 @@ export async function finishAttempt(
   outcome: Outcome,
   now: Date,
   session:
-    | (SessionSnapshot & { webhookUrl: string | null; receiptTo?: ReceiptTo | null; payment?: Payment | null })
+    | (SessionSnapshot & {
+        webhookUrl: string | null;
+        receiptTo?: ReceiptTo | null;
+        payment?: Payment | null;
+      })
     | null = null,
 ): Promise<Payment | null> {
   const state = outcome.kind;

@@ -165,7 +165,10 @@ describe.each(cases)('merchant checkout settings ($name)', ({ target, wiring }) 
 
     await setSettings(m, { postalCodeRequired: true, termsUrl: 'https://shop.example/terms' });
     const asked = await createSession(w, {}, m);
-    expect(await detail(asked)).toMatchObject({ PostalCodeRequired: true, TermsUrl: 'https://shop.example/terms' });
+    expect(await detail(asked)).toMatchObject({
+      PostalCodeRequired: true,
+      TermsUrl: 'https://shop.example/terms',
+    });
     expect(await widgetView(asked)).toMatchObject({
       postalCode: 'required',
       merchant: { termsUrl: 'https://shop.example/terms', privacyUrl: null },

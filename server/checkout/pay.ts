@@ -314,32 +314,34 @@ async function settle(
     case 'AlreadyPaid': {
       const paid = paymentOf(scope.sessionToken, res, null);
       if (!paid) throw new Error('The gateway answered a payment without its time.');
-      return deps.db.transaction(async (tx) => {
-        let payment: Payment;
-        if (res.Outcome === 'Approved') {
-          const outcome = {
-            kind: 'succeeded' as const,
-            transactionId: paid.transactionId,
-            approvalCode: paid.approvalCode,
-            maskedCard: paid.maskedCard,
-          };
-          payment = (await finishAttempt(tx, attempt, outcome, now, { ...session, payment: paid }))!;
-        } else {
-          await finishAttempt(
-            tx,
-            attempt,
-            { kind: 'failed', code: '94', message: 'already paid' },
-            now,
-            session,
-          );
-          payment = await recordPayment(tx, paid, null, session.webhookUrl, now, session.receiptTo);
-        }
-        const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
-        // The gateway signed the redirect with its answer, so nothing here reads the database again.
-        // A card saved with this payment (the gateway answers its token): the receipt says so.
-        const saved = status === 'succeeded' && Boolean(res.Token);
-        return answered(tx, deps, scope, await paidBody(deps.signer, status, payment, saved));
-      }).finally(() => sendReceiptsSoon(deps));
+      return deps.db
+        .transaction(async (tx) => {
+          let payment: Payment;
+          if (res.Outcome === 'Approved') {
+            const outcome = {
+              kind: 'succeeded' as const,
+              transactionId: paid.transactionId,
+              approvalCode: paid.approvalCode,
+              maskedCard: paid.maskedCard,
+            };
+            payment = (await finishAttempt(tx, attempt, outcome, now, { ...session, payment: paid }))!;
+          } else {
+            await finishAttempt(
+              tx,
+              attempt,
+              { kind: 'failed', code: '94', message: 'already paid' },
+              now,
+              session,
+            );
+            payment = await recordPayment(tx, paid, null, session.webhookUrl, now, session.receiptTo);
+          }
+          const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
+          // The gateway signed the redirect with its answer, so nothing here reads the database again.
+          // A card saved with this payment (the gateway answers its token): the receipt says so.
+          const saved = status === 'succeeded' && Boolean(res.Token);
+          return answered(tx, deps, scope, await paidBody(deps.signer, status, payment, saved));
+        })
+        .finally(() => sendReceiptsSoon(deps));
     }
     case 'Declined': {
       if (res.DeclineReason === 'MethodNotAccepted') {

@@ -33,7 +33,14 @@ describe.each(wiringCases())('receipt e-mails ($name)', ({ target, wiring }) => 
     if (wiring === 'in process') {
       const { t, checkout } = await buildCheckoutApp(db);
       gatewayApp = t;
-      w = { db, t, app: t.app, checkout, merchant: await addMerchant(t, db, 'Receipt Shop'), close: () => t.close() };
+      w = {
+        db,
+        t,
+        app: t.app,
+        checkout,
+        merchant: await addMerchant(t, db, 'Receipt Shop'),
+        close: () => t.close(),
+      };
       return;
     }
     const remote = await openRemoteCheckoutWorld(db, 'Remote Receipt Shop');
@@ -45,7 +52,8 @@ describe.each(wiringCases())('receipt e-mails ($name)', ({ target, wiring }) => 
   });
 
   const notifier = () => w.checkout.deps.notifier!;
-  const deliver = () => deliverReceipts(w.db, { notifier: notifier(), log: w.app.log, now: () => new Date() });
+  const deliver = () =>
+    deliverReceipts(w.db, { notifier: notifier(), log: w.app.log, now: () => new Date() });
   const queued = async (token: string) =>
     (
       await w.db.query<{ state: string; recipient: string }>(
@@ -118,7 +126,14 @@ describe.each(wiringCases().filter((c) => c.wiring === 'in process'))(
     beforeAll(async () => {
       const db = await target.open();
       const { t, checkout } = await buildCheckoutApp(db);
-      w = { db, t, app: t.app, checkout, merchant: await addMerchant(t, db, 'Queue Shop'), close: () => t.close() };
+      w = {
+        db,
+        t,
+        app: t.app,
+        checkout,
+        merchant: await addMerchant(t, db, 'Queue Shop'),
+        close: () => t.close(),
+      };
     });
     afterAll(async () => {
       await w?.close();
@@ -168,7 +183,9 @@ describe.each(wiringCases().filter((c) => c.wiring === 'in process'))(
       expect((await deliverReceipts(w.db, d)).sent).toBe(1);
       expect(await deliverReceipts(w.db, d)).toEqual({ sent: 0, retrying: 0, failed: 0 });
       expect(await rowsOf(token)).toEqual([{ state: 'sent' }]);
-      const mails = (await listOutbox(w.db, { to: 'queue@example.com' })).filter((m) => m.purpose === 'receipt');
+      const mails = (await listOutbox(w.db, { to: 'queue@example.com' })).filter(
+        (m) => m.purpose === 'receipt',
+      );
       expect(mails).toHaveLength(1);
       expect(mails[0]!.subject).toBe('Votre reçu de Queue Shop');
       expect(mails[0]!.text).toContain('Visa se terminant par 1111');

@@ -85,7 +85,11 @@ export function changesOf(values: {
   if (values['postal-code'] && values['no-postal-code'])
     throw new CliError('invalid_arguments', '--postal-code and --no-postal-code contradict each other.', 2);
   if (values['receipt-email'] && values['no-receipt-email'])
-    throw new CliError('invalid_arguments', '--receipt-email and --no-receipt-email contradict each other.', 2);
+    throw new CliError(
+      'invalid_arguments',
+      '--receipt-email and --no-receipt-email contradict each other.',
+      2,
+    );
   const mode = values['return-mode'];
   if (mode !== undefined && mode !== 'immediate' && mode !== 'confirmation')
     throw new CliError('invalid_arguments', "--return-mode must be 'immediate' or 'confirmation'.", 2);

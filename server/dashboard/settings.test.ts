@@ -135,7 +135,11 @@ describe.each(databaseTargets())('dashboard settings on $name', (target) => {
     const { postalCodeRequired: _p, receiptEmail: _r, ...older } = await body({ termsUrl: null });
     const kept = await w.call('PUT', '/settings', { cookie: owner, body: older });
     expect(kept.statusCode, kept.body).toBe(200);
-    expect(kept.json().settings).toMatchObject({ termsUrl: null, postalCodeRequired: true, receiptEmail: false });
+    expect(kept.json().settings).toMatchObject({
+      termsUrl: null,
+      postalCodeRequired: true,
+      receiptEmail: false,
+    });
 
     const back = await w.call('PUT', '/settings', {
       cookie: owner,
@@ -148,7 +152,9 @@ describe.each(databaseTargets())('dashboard settings on $name', (target) => {
       { request: { MerchantID: w.a.id, Amount: '5.00', OrderNumber: 'T-2' } },
       w.a.as,
     );
-    const view = (await w.t.app.inject({ method: 'GET', url: `/api/checkout/sessions/${again.Token!}` })).json();
+    const view = (
+      await w.t.app.inject({ method: 'GET', url: `/api/checkout/sessions/${again.Token!}` })
+    ).json();
     expect(view).toMatchObject({ merchant: { termsUrl: null, privacyUrl: null }, postalCode: 'hidden' });
   });
 

@@ -56,5 +56,6 @@ export const de: ShopperTexts = {
   receiptSavings: 'Sparkonto mit Endziffern {last4}',
   receiptBusinessChecking: 'Geschäftskonto mit Endziffern {last4}',
   receiptBankAccount: 'Bankkonto mit Endziffern {last4}',
-  receiptFooter: 'Bewahren Sie diese E-Mail für Ihre Unterlagen auf. Bei Fragen zu Ihrer Bestellung wenden Sie sich an {merchant}.',
+  receiptFooter:
+    'Bewahren Sie diese E-Mail für Ihre Unterlagen auf. Bei Fragen zu Ihrer Bestellung wenden Sie sich an {merchant}.',
 };

@@ -54,5 +54,6 @@ export const es: ShopperTexts = {
   receiptSavings: 'Cuenta de ahorros terminada en {last4}',
   receiptBusinessChecking: 'Cuenta corriente de empresa terminada en {last4}',
   receiptBankAccount: 'Cuenta bancaria terminada en {last4}',
-  receiptFooter: 'Guarda este correo para tus registros. Si tienes preguntas sobre tu pedido, contacta con {merchant}.',
+  receiptFooter:
+    'Guarda este correo para tus registros. Si tienes preguntas sobre tu pedido, contacta con {merchant}.',
 };

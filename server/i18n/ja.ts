@@ -54,5 +54,6 @@ export const ja: ShopperTexts = {
   receiptSavings: '普通預金口座（末尾 {last4}）',
   receiptBusinessChecking: '法人当座預金口座（末尾 {last4}）',
   receiptBankAccount: '銀行口座（末尾 {last4}）',
-  receiptFooter: 'このメールは控えとして保管してください。ご注文についてのお問い合わせは {merchant} までご連絡ください。',
+  receiptFooter:
+    'このメールは控えとして保管してください。ご注文についてのお問い合わせは {merchant} までご連絡ください。',
 };

@@ -54,5 +54,6 @@ export const nl: ShopperTexts = {
   receiptSavings: 'Spaarrekening eindigend op {last4}',
   receiptBusinessChecking: 'Zakelijke rekening eindigend op {last4}',
   receiptBankAccount: 'Bankrekening eindigend op {last4}',
-  receiptFooter: 'Bewaar deze e-mail voor je administratie. Vragen over je bestelling? Neem contact op met {merchant}.',
+  receiptFooter:
+    'Bewaar deze e-mail voor je administratie. Vragen over je bestelling? Neem contact op met {merchant}.',
 };

@@ -55,5 +55,6 @@ export const ptBR: ShopperTexts = {
   receiptSavings: 'Conta poupança com final {last4}',
   receiptBusinessChecking: 'Conta corrente empresarial com final {last4}',
   receiptBankAccount: 'Conta bancária com final {last4}',
-  receiptFooter: 'Guarde este e-mail para seus registros. Em caso de dúvidas sobre o pedido, fale com {merchant}.',
+  receiptFooter:
+    'Guarde este e-mail para seus registros. Em caso de dúvidas sobre o pedido, fale com {merchant}.',
 };

@@ -55,12 +55,11 @@ function when(at: Date, lang: ShopperLang): string {
   return `${text} UTC`;
 }
 
-const ACCOUNT_KEYS: Record<AccountType, 'receiptChecking' | 'receiptSavings' | 'receiptBusinessChecking'> =
-  {
-    checking: 'receiptChecking',
-    savings: 'receiptSavings',
-    businessChecking: 'receiptBusinessChecking',
-  };
+const ACCOUNT_KEYS: Record<AccountType, 'receiptChecking' | 'receiptSavings' | 'receiptBusinessChecking'> = {
+  checking: 'receiptChecking',
+  savings: 'receiptSavings',
+  businessChecking: 'receiptBusinessChecking',
+};
 
 /** "Visa ending in 4242", "Savings account ending in 6789"; null when the number is unknown. */
 function paidWith(facts: ReceiptFacts, lang: ShopperLang): string | null {
@@ -101,7 +100,9 @@ export function receiptMessage(to: string, lang: ShopperLang, facts: ReceiptFact
   const text = [intro, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', footer].join('\n');
   const html =
     `<div lang="${lang}" dir="${dir}"><p>${escapeHtml(intro)}</p><table>` +
-    rows.map(([k, v]) => `<tr><th align="start">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('') +
+    rows
+      .map(([k, v]) => `<tr><th align="start">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+      .join('') +
     `</table><p>${escapeHtml(footer)}</p></div>`;
   return {
     channel: 'email',

@@ -148,7 +148,10 @@ async function sendLeased(db: Database, d: ReceiptDelivery): Promise<Outcome> {
     await Promise.race([
       d.notifier.send(messageOf(r)),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('The mail server did not answer in time.')), SMTP_SEND_LIMIT_MS);
+        timer = setTimeout(
+          () => reject(new Error('The mail server did not answer in time.')),
+          SMTP_SEND_LIMIT_MS,
+        );
       }),
     ]);
   } catch (err) {

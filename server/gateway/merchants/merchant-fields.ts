@@ -31,7 +31,10 @@ export function checkLogoUrl(value: string | null | undefined): string | null {
 }
 
 /** The merchant's terms of sale or privacy policy, linked in the payment page's footer: as a logo URL. */
-export function checkPolicyUrl(field: 'termsUrl' | 'privacyUrl', value: string | null | undefined): string | null {
+export function checkPolicyUrl(
+  field: 'termsUrl' | 'privacyUrl',
+  value: string | null | undefined,
+): string | null {
   return checkHttpsUrl(field, value);
 }
 

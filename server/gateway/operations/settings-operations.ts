@@ -106,7 +106,9 @@ export function changesOf(input: Input): MerchantChanges {
     termsUrl: input.TermsUrl?.trim() || null,
     privacyUrl: input.PrivacyUrl?.trim() || null,
     // Left out (a caller that predates them): unchanged.
-    ...(typeof input.PostalCodeRequired === 'boolean' ? { postalCodeRequired: input.PostalCodeRequired } : {}),
+    ...(typeof input.PostalCodeRequired === 'boolean'
+      ? { postalCodeRequired: input.PostalCodeRequired }
+      : {}),
     ...(typeof input.ReceiptEmail === 'boolean' ? { receiptEmail: input.ReceiptEmail } : {}),
   };
 }
