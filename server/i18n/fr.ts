@@ -47,7 +47,7 @@ export const fr: ShopperTexts = {
   receiptAmount: 'Montant',
   receiptPaidWith: 'Payé avec',
   receiptTransaction: 'ID de transaction',
-  receiptDate: 'Date',
+  receiptDate: 'Date et heure',
   receiptCard: '{brand} se terminant par {last4}',
   receiptCardNoBrand: 'Carte se terminant par {last4}',
   receiptChecking: 'Compte courant se terminant par {last4}',
