@@ -112,6 +112,9 @@ function previewOf(d: Draft): PreviewDraft {
     cornerRadius: RADIUS.test(radius) ? Number(radius) : null,
     methods: [...(d.card ? (['card'] as const) : []), ...(d.ach ? (['ach'] as const) : [])],
     nameOnCardRequired: d.nameOnCardRequired,
+    termsUrl: HTTPS.test(d.termsUrl.trim()) ? d.termsUrl.trim() : null,
+    privacyUrl: HTTPS.test(d.privacyUrl.trim()) ? d.privacyUrl.trim() : null,
+    postalCodeRequired: d.postalCodeRequired,
   };
 }
 
