@@ -6,7 +6,8 @@
  * transaction (REL-4).
  */
 import { lastStatement, type Queryable } from '../db/database.ts';
-import { enqueueReceipt } from '../notify/receipt-queue.ts';
+import type { NotificationMessage } from '../notify/message.ts';
+import { checkedReceipt } from '../notify/receipt-queue.ts';
 import { receiptMessage } from '../notify/receipt-message.ts';
 import { shopperLang } from '../i18n/index.ts';
 import type { Attempt, Outcome, Payment, ReceiptTo, SessionSnapshot } from './records.ts';
@@ -131,27 +132,23 @@ export async function paymentOfSession(q: Queryable, sessionToken: string): Prom
 }
 
 /**
- * Queues the receipt e-mail of a payment just recorded, in the same transaction, in the session's
- * language (docs/merchant-guide.md "Receipt e-mails"). One per session: a second record of the same
- * payment queues nothing.
+ * The receipt e-mail of a payment, in the session's language (docs/merchant-guide.md "Receipt
+ * e-mails"), checked as the notifier checks it; null when it would refuse it (nothing is queued).
  */
-async function queueReceipt(q: Queryable, payment: Payment, to: ReceiptTo, now: Date): Promise<void> {
-  const message = receiptMessage(to.email, shopperLang({ locale: to.locale }), {
-    merchantName: payment.merchantName,
-    orderNumber: payment.orderNumber,
-    amount: payment.amount,
-    currency: payment.currency,
-    method: payment.method === 'ach' ? 'ach' : payment.method === 'card' ? 'card' : null,
-    cardBrand: payment.cardBrand,
-    maskedNumber: payment.maskedCard,
-    accountType: to.accountType ?? null,
-    transactionId: payment.transactionId,
-    paidAt: payment.paidAt,
-  });
-  await enqueueReceipt(
-    q,
-    { dedupeKey: `session:${payment.sessionToken}:shopper`, merchantId: payment.merchantId, message },
-    now,
+function receiptOf(payment: Payment, to: ReceiptTo): NotificationMessage | null {
+  return checkedReceipt(
+    receiptMessage(to.email, shopperLang({ locale: to.locale }), {
+      merchantName: payment.merchantName,
+      orderNumber: payment.orderNumber,
+      amount: payment.amount,
+      currency: payment.currency,
+      method: payment.method === 'ach' ? 'ach' : payment.method === 'card' ? 'card' : null,
+      cardBrand: payment.cardBrand,
+      maskedNumber: payment.maskedCard,
+      accountType: to.accountType ?? null,
+      transactionId: payment.transactionId,
+      paidAt: payment.paidAt,
+    }),
   );
 }
 
@@ -169,12 +166,22 @@ export async function recordPayment(
   now: Date,
   receiptTo: ReceiptTo | null = null,
 ): Promise<Payment> {
+  // The receipt is queued by the same statement, only when it records the payment (one per
+  // session: `dedupe_key`): no statement and no round trip more for a pay.
+  const receipt = receiptTo ? receiptOf(payment, receiptTo) : null;
+  const queued = receipt
+    ? `, receipt as (insert into receipt_emails (dedupe_key, merchant_id, recipient, subject, body_text, body_html,
+         next_attempt_at, created_at)
+       select $16::text, $3::bigint, $17::text, $18::text, $19::text, $20::text, $21::timestamptz, $21::timestamptz
+       from p on conflict (dedupe_key) do nothing)`
+    : '';
   const inserted = await q.query(
-    `insert into checkout_payments (session_token, attempt_id, merchant_id, merchant_name, transaction_id,
+    `with p as (insert into checkout_payments (session_token, attempt_id, merchant_id, merchant_name, transaction_id,
        approval_code, masked_card, method, amount, currency, order_number, return_url, paid_at, redirect_signature,
        card_brand)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-     on conflict (session_token) do nothing returning *`,
+     on conflict (session_token) do nothing returning *)${queued}
+     select * from p`,
     [
       payment.sessionToken,
       attemptId,
@@ -191,6 +198,16 @@ export async function recordPayment(
       payment.paidAt,
       payment.redirectSignature,
       payment.cardBrand,
+      ...(receipt
+        ? [
+            `session:${payment.sessionToken}:shopper`,
+            receipt.to,
+            receipt.subject ?? '',
+            receipt.text,
+            receipt.html ?? null,
+            now,
+          ]
+        : []),
     ],
   );
   if (inserted.rows[0]) {
@@ -202,7 +219,6 @@ export async function recordPayment(
     };
     if (webhookUrl)
       await enqueueEvent(q, { url: webhookUrl, type: 'payment.succeeded', payment: recorded }, now);
-    if (receiptTo) await queueReceipt(q, recorded, receiptTo, now);
     return recorded;
   }
   // Recorded before (by recovery, say, without the transaction id): fill in what is now known.

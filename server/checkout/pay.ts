@@ -272,7 +272,8 @@ function sendReceiptsSoon(deps: CheckoutDeps): void {
   if (!notifier) return;
   notifier.sendLater(
     async () => {
-      await deliverReceipts(deps.db, { notifier, log: deps.log, now: deps.now });
+      // One: this payment's, in the usual case; the rest are the background run's.
+      await deliverReceipts(deps.db, { notifier, log: deps.log, now: deps.now }, 1);
       return null;
     },
     (err) => deps.log.warn({ err }, 'receipt e-mails: left to the background run'),

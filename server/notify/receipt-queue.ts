@@ -30,19 +30,24 @@ export interface QueuedReceipt {
  * held up by its receipt.
  */
 export async function enqueueReceipt(q: Queryable, receipt: QueuedReceipt, now: Date): Promise<boolean> {
-  let m: NotificationMessage;
-  try {
-    m = checkMessage(receipt.message);
-  } catch (err) {
-    if (err instanceof MessageRefusedError) return false;
-    throw err;
-  }
+  const m = checkedReceipt(receipt.message);
+  if (!m) return false;
   const { rowCount } = await q.query(
     `insert into receipt_emails (dedupe_key, merchant_id, recipient, subject, body_text, body_html, next_attempt_at, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $7) on conflict (dedupe_key) do nothing`,
     [receipt.dedupeKey, receipt.merchantId, m.to, m.subject ?? '', m.text, m.html ?? null, now],
   );
   return rowCount > 0;
+}
+
+/** The message as it is queued (checkMessage's), or null when the notifier would refuse it. */
+export function checkedReceipt(message: NotificationMessage): NotificationMessage | null {
+  try {
+    return checkMessage(message);
+  } catch (err) {
+    if (err instanceof MessageRefusedError) return null;
+    throw err;
+  }
 }
 
 export interface ReceiptDelivery {
