@@ -27,9 +27,10 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   // Four users made by the CLI, each with its password hashed: slow on a busy machine.
   test.setTimeout(300_000);
-  server = await startDashboardServer(PORT, ['admin', 'origins', 'keyboard', 'viewer'], {
+  server = await startDashboardServer(PORT, ['admin', 'origins', 'keyboard', 'links', 'viewer'], {
     admin: 'admin',
     origins: 'admin',
+    links: 'admin',
     viewer: 'viewer',
   });
 });
@@ -42,6 +43,10 @@ interface Settings {
   cornerRadius: number | null;
   origins: string[];
   logoUrl: string | null;
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  postalCodeRequired: boolean;
+  receiptEmail: boolean;
 }
 
 /** The settings as the server has them, asked from the page as the page asks. */
@@ -210,6 +215,70 @@ test('by keyboard alone: a colour typed, an origin added and removed, saved', as
     brandColor: '#5b2a86',
     origins: [`http://127.0.0.1:${PORT + 1}`, 'https://keys.example'],
   });
+});
+
+test("Terms and Privacy links, the postal code and the receipt e-mail: saved, and the payment page's footer links them", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await enrol(page, server, server.users.links!);
+  await openSettings(page, 'Sunny Goods');
+  const receipt = page.getByLabel('E-mail the customer a receipt after paying');
+  const postal = page.getByLabel('Ask for the billing postal code (the address is checked)');
+  await expect(receipt).toBeChecked();
+  await expect(postal).not.toBeChecked();
+
+  // Not https: said on its field before anything is sent.
+  await page.getByLabel('Terms of sale URL (optional)').fill('http://store.example/terms');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByLabel('Terms of sale URL (optional)')).toHaveAttribute('aria-invalid', 'true');
+  expect(await saved(page)).toMatchObject({ termsUrl: null });
+
+  await page.getByLabel('Terms of sale URL (optional)').fill('https://store.example/terms');
+  await page.getByLabel('Privacy policy URL (optional)').fill('https://store.example/privacy');
+  await postal.check();
+  await receipt.uncheck();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByTestId('settings-saved')).toBeVisible();
+  expect(await saved(page)).toMatchObject({
+    termsUrl: 'https://store.example/terms',
+    privacyUrl: 'https://store.example/privacy',
+    postalCodeRequired: true,
+    receiptEmail: false,
+  });
+  await page.reload();
+  await expect(page.getByLabel('Privacy policy URL (optional)')).toHaveValue('https://store.example/privacy');
+  await expect(page.getByLabel('E-mail the customer a receipt after paying')).not.toBeChecked();
+
+  // A new session's hosted page: the links in its footer, and the card form asks for the postal code.
+  const session = await createSession(
+    page.request,
+    { returnUrl: `${STORE}/return` },
+    server.base,
+    server.merchant,
+  );
+  const shopper = await page.context().newPage();
+  await shopper.goto(`${server.base}/pay/${session.token}`);
+  const footer = shopper.getByTestId('secured');
+  await expect(footer.getByRole('link', { name: 'Terms' })).toHaveAttribute(
+    'href',
+    'https://store.example/terms',
+  );
+  await expect(footer.getByRole('link', { name: 'Privacy' })).toHaveAttribute(
+    'href',
+    'https://store.example/privacy',
+  );
+  await expect(shopper.getByLabel('ZIP or postal code')).toBeVisible();
+  await shopper.close();
+
+  // Back to the defaults for the tests after this one.
+  await page.getByLabel('Terms of sale URL (optional)').fill('');
+  await page.getByLabel('Privacy policy URL (optional)').fill('');
+  await page.getByLabel('Ask for the billing postal code (the address is checked)').uncheck();
+  await page.getByLabel('E-mail the customer a receipt after paying').check();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByTestId('settings-saved')).toBeVisible();
+  expect(await saved(page)).toMatchObject({ termsUrl: null, postalCodeRequired: false, receiptEmail: true });
 });
 
 test('a Viewer sees the settings read-only, no Save, and the server refuses its PUT (403)', async ({

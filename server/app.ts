@@ -183,6 +183,7 @@ export async function buildApp({
     limits: { payPerIp: { limit: config.paysPerMinutePerIp, windowMs: 60_000 } },
     threeDs: inProcessThreeDsResults(gateway.deps.threeDs, db),
     instanceOwner: instanceOwner ?? null,
+    notifier: gateway.deps.notifier,
     ...(now ? { now } : {}),
   };
   const checkout = createCheckout(checkoutOptions ? checkoutOptions(defaults) : defaults);
@@ -250,6 +251,7 @@ export async function buildCheckoutApp({
     limits: { payPerIp: { limit: config.paysPerMinutePerIp, windowMs: 60_000 } },
     instanceOwner: instanceOwner ?? null,
     callLimitMs,
+    notifier,
     // A challenge's result is read from Payframe's gateway; the spec carries no challenge step.
     threeDs:
       mode === 'payframe'

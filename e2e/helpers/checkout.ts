@@ -103,8 +103,11 @@ export async function latestCode(
     .poll(
       async () => {
         const res = await request.get(`${baseUrl}/dev/outbox?to=${encodeURIComponent(to)}`);
-        const { messages } = (await res.json()) as { messages: { id: string | number; text: string }[] };
-        const m = messages[0];
+        const { messages } = (await res.json()) as {
+          messages: { id: string | number; text: string; purpose: string }[];
+        };
+        // The newest code: a receipt e-mail to the same address may be newer.
+        const m = messages.find((x) => x.purpose === 'otp');
         const code = m ? /\b(\d{6})\b/.exec(m.text)?.[1] : undefined;
         found = m && code && String(m.id) !== after ? { code, id: String(m.id) } : null;
         return found !== null;

@@ -6,7 +6,11 @@
  * transaction (REL-4).
  */
 import { lastStatement, type Queryable } from '../db/database.ts';
-import type { Attempt, Outcome, Payment, SessionSnapshot } from './records.ts';
+import type { NotificationMessage } from '../notify/message.ts';
+import { checkedReceipt } from '../notify/receipt-queue.ts';
+import { receiptMessage } from '../notify/receipt-message.ts';
+import { shopperLang } from '../i18n/index.ts';
+import type { Attempt, Outcome, Payment, ReceiptTo, SessionSnapshot } from './records.ts';
 import { enqueueEvent } from './webhooks.ts';
 
 export type { Attempt, Outcome, Payment, SessionSnapshot } from './records.ts';
@@ -128,9 +132,31 @@ export async function paymentOfSession(q: Queryable, sessionToken: string): Prom
 }
 
 /**
- * Records that the session is paid (at most once: the primary key), with its webhook event when
- * this call is the one that records it. Answers the payment as recorded, by this call or earlier.
- * `payment.attemptKey` names the attempt that paid, if the checkout made it.
+ * The receipt e-mail of a payment, in the session's language (docs/merchant-guide.md "Receipt
+ * e-mails"), checked as the notifier checks it; null when it would refuse it (nothing is queued).
+ */
+function receiptOf(payment: Payment, to: ReceiptTo): NotificationMessage | null {
+  return checkedReceipt(
+    receiptMessage(to.email, shopperLang({ locale: to.locale }), {
+      merchantName: payment.merchantName,
+      orderNumber: payment.orderNumber,
+      amount: payment.amount,
+      currency: payment.currency,
+      method: payment.method === 'ach' ? 'ach' : payment.method === 'card' ? 'card' : null,
+      cardBrand: payment.cardBrand,
+      maskedNumber: payment.maskedCard,
+      accountType: to.accountType ?? null,
+      transactionId: payment.transactionId,
+      paidAt: payment.paidAt,
+    }),
+  );
+}
+
+/**
+ * Records that the session is paid (at most once: the primary key), with its webhook event and its
+ * receipt e-mail (`receiptTo`) when this call is the one that records it. Answers the payment as
+ * recorded, by this call or earlier. `payment.attemptKey` names the attempt that paid, if the
+ * checkout made it.
  */
 export async function recordPayment(
   q: Queryable,
@@ -138,13 +164,24 @@ export async function recordPayment(
   attemptId: string | null,
   webhookUrl: string | null,
   now: Date,
+  receiptTo: ReceiptTo | null = null,
 ): Promise<Payment> {
+  // The receipt is queued by the same statement, only when it records the payment (one per
+  // session: `dedupe_key`): no statement and no round trip more for a pay.
+  const receipt = receiptTo ? receiptOf(payment, receiptTo) : null;
+  const queued = receipt
+    ? `, receipt as (insert into receipt_emails (dedupe_key, merchant_id, recipient, subject, body_text, body_html,
+         next_attempt_at, created_at)
+       select $16::text, $3::bigint, $17::text, $18::text, $19::text, $20::text, $21::timestamptz, $21::timestamptz
+       from p on conflict (dedupe_key) do nothing)`
+    : '';
   const inserted = await q.query(
-    `insert into checkout_payments (session_token, attempt_id, merchant_id, merchant_name, transaction_id,
+    `with p as (insert into checkout_payments (session_token, attempt_id, merchant_id, merchant_name, transaction_id,
        approval_code, masked_card, method, amount, currency, order_number, return_url, paid_at, redirect_signature,
        card_brand)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-     on conflict (session_token) do nothing returning *`,
+     on conflict (session_token) do nothing returning *)${queued}
+     select * from p`,
     [
       payment.sessionToken,
       attemptId,
@@ -161,6 +198,16 @@ export async function recordPayment(
       payment.paidAt,
       payment.redirectSignature,
       payment.cardBrand,
+      ...(receipt
+        ? [
+            `session:${payment.sessionToken}:shopper`,
+            receipt.to,
+            receipt.subject ?? '',
+            receipt.text,
+            receipt.html ?? null,
+            now,
+          ]
+        : []),
     ],
   );
   if (inserted.rows[0]) {
@@ -207,7 +254,13 @@ export async function finishAttempt(
   attempt: Attempt,
   outcome: Outcome,
   now: Date,
-  session: (SessionSnapshot & { webhookUrl: string | null; payment?: Payment | null }) | null = null,
+  session:
+    | (SessionSnapshot & {
+        webhookUrl: string | null;
+        receiptTo?: ReceiptTo | null;
+        payment?: Payment | null;
+      })
+    | null = null,
 ): Promise<Payment | null> {
   const state = outcome.kind;
   const s = session;
@@ -237,7 +290,7 @@ export async function finishAttempt(
   let follows: Promise<Payment | null> = Promise.resolve(null);
   if (outcome.kind === 'succeeded' && s?.payment) {
     const payment = { ...s.payment, attemptKey: attempt.idempotencyKey };
-    follows = recordPayment(q, payment, attempt.id, s.webhookUrl, now);
+    follows = recordPayment(q, payment, attempt.id, s.webhookUrl, now, s.receiptTo ?? null);
   } else if (outcome.kind === 'declined' && s?.webhookUrl) {
     const event = {
       url: s.webhookUrl,

@@ -18,6 +18,7 @@ import {
 } from './recovery.ts';
 import { announceEndedSessions } from './session-expiry.ts';
 import { deliverWebhooks } from './webhooks.ts';
+import { deliverReceipts } from '../notify/receipt-queue.ts';
 
 export interface Checkout {
   deps: CheckoutDeps;
@@ -25,6 +26,8 @@ export interface Checkout {
     options?: Pick<RecoveryOptions, 'olderThanMs' | 'predecessorsOf'>,
   ): ReturnType<typeof recoverAttempts>;
   deliverWebhooks(): ReturnType<typeof deliverWebhooks>;
+  /** Sends the receipt e-mails that are due (none without a notifier). */
+  deliverReceipts(): ReturnType<typeof deliverReceipts>;
   announceEndedSessions(): Promise<number>;
   prune(): Promise<void>;
   /**
@@ -76,11 +79,16 @@ export function createCheckout(options: CheckoutOptions): Checkout {
     threeDs: options.threeDs ?? null,
     instanceOwner: options.instanceOwner ?? null,
     callLimitMs: options.callLimitMs ?? 0,
+    notifier: options.notifier ?? null,
   };
   const checkout: Checkout = {
     deps,
     recoverAttempts: (options = {}) => recoverAttempts(deps, options),
     deliverWebhooks: () => deliverWebhooks(deps),
+    deliverReceipts: async () =>
+      deps.notifier
+        ? deliverReceipts(deps.db, { notifier: deps.notifier, log: deps.log, now: deps.now })
+        : { sent: 0, retrying: 0, failed: 0 },
     announceEndedSessions: () => announceEndedSessions(deps),
     async prune() {
       await pruneKeys(deps.db, deps.now());
@@ -126,6 +134,7 @@ export function createCheckout(options: CheckoutOptions): Checkout {
           await checkout.recoverAttempts(olderThanMs === undefined ? {} : { olderThanMs });
           await checkout.announceEndedSessions();
           await checkout.deliverWebhooks();
+          await checkout.deliverReceipts();
           await checkout.prune();
         } catch (err) {
           deps.log.error({ err }, 'checkout background work failed');

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TransactionService } from '../../shared/contract/service.ts';
 import type { Database } from '../db/database.ts';
 import type { CallContext } from '../gateway/port.ts';
+import type { Notifier } from '../notify/notifier.ts';
 import type { Contexts } from './contexts.ts';
 import type { MemoryRateLimiter, RateLimits } from './rate-limit.ts';
 import type { Signer } from './signer.ts';
@@ -61,6 +62,11 @@ export interface CheckoutOptions {
    * predecessor's attempt younger than this is left to later runs (server/instance.ts).
    */
   callLimitMs?: number;
+  /**
+   * Sends the receipt e-mails the payments queue (server/notify/receipt-queue.ts), from the
+   * background work and just after a payment; none: they wait in the queue for an instance that has one.
+   */
+  notifier?: Notifier;
 }
 
 export type { CallOrigin, Contexts } from './contexts.ts';
@@ -84,4 +90,5 @@ export interface CheckoutDeps {
   threeDs: ThreeDsResults | null;
   instanceOwner: string | null;
   callLimitMs: number;
+  notifier: Notifier | null;
 }

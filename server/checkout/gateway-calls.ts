@@ -12,7 +12,7 @@ import type { OperationResult } from '../../shared/contract/service.ts';
 import type { ValueOf } from '../../shared/contract/values.ts';
 import { PayframeError } from '../errors.ts';
 import type { CallContext } from '../gateway/port.ts';
-import type { Payment, SessionSnapshot } from './records.ts';
+import type { Payment, ReceiptTo, SessionSnapshot } from './records.ts';
 import type { CallOrigin } from './contexts.ts';
 import type { CheckoutDeps } from './deps.ts';
 
@@ -41,6 +41,11 @@ export interface SessionMerchant {
   /** The merchant's branding (issue 16 "Settings"): #rrggbb, and the corner radius in pixels. */
   brandColor: string | null;
   cornerRadius: number | null;
+  /** The merchant's terms of sale and privacy policy (https), linked in the page's footer. */
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  /** The card form asks for the billing postal code. */
+  postalCodeRequired: boolean;
 }
 
 /** A checkout session as the gateway owns it (DESIGN.md §16), in the checkout's own terms. */
@@ -64,6 +69,8 @@ export interface GatewaySession extends SessionSnapshot {
   };
   /** Where the session's events go: its own webhook URL, else its merchant's endpoint; null: nowhere. */
   webhookUrl: string | null;
+  /** Where the receipt e-mail of its payment goes; null: none is sent. */
+  receiptTo: ReceiptTo | null;
   /** Back to the store without paying (issue 14 §1); null when the merchant gave none. */
   cancelUrl: string | null;
   /** What is bought (issue 14 §4). */
@@ -89,7 +96,11 @@ export function snapshotOf(d: {
   ReturnUrl?: string | null;
   WebhookUrl?: string | null;
   MerchantWebhookUrl?: string | null;
-}): SessionSnapshot & { webhookUrl: string | null } {
+  Email?: string | null;
+  Locale?: string | null;
+  ReceiptEmail?: boolean | null;
+}): SessionSnapshot & { webhookUrl: string | null; receiptTo: ReceiptTo | null } {
+  const email = orNull(d.Email);
   return {
     merchantId: d.MerchantID,
     merchantName: orNull(d.MerchantName),
@@ -99,6 +110,8 @@ export function snapshotOf(d: {
     returnUrl: orNull(d.ReturnUrl),
     // Where its events go: its own webhook URL, else its merchant's endpoint (issue 16).
     webhookUrl: orNull(d.WebhookUrl) ?? orNull(d.MerchantWebhookUrl),
+    // The receipt e-mail: to the session's shopper, when its merchant sends receipts.
+    receiptTo: d.ReceiptEmail === true && email ? { email, locale: orNull(d.Locale) } : null,
   };
 }
 
@@ -118,7 +131,7 @@ export function paymentOf(
   attemptKey: string | null,
 ): Payment | null {
   if (!d.PaidAt) return null;
-  const { webhookUrl: _, ...snapshot } = snapshotOf(d);
+  const { webhookUrl: _, receiptTo: __, ...snapshot } = snapshotOf(d);
   return {
     ...snapshot,
     sessionToken: token,
@@ -173,6 +186,9 @@ export function sessionOf(d: Detail): GatewaySession {
       nameOnCardRequired: d.NameOnCardRequired,
       brandColor: orNull(d.BrandColor),
       cornerRadius: d.CornerRadius ?? null,
+      termsUrl: orNull(d.TermsUrl),
+      privacyUrl: orNull(d.PrivacyUrl),
+      postalCodeRequired: d.PostalCodeRequired === true,
     },
     payment: paymentOf(token, d, null),
     unavailableMessage: orNull(d.UnavailableMessage),

@@ -65,7 +65,13 @@ describe.each(cases)('merchant checkout settings ($name)', ({ target, wiring }) 
   const widgetView = async (token: string) => {
     const res = await w.app.inject({ method: 'GET', url: `/api/checkout/sessions/${token}` });
     expect(res.statusCode).toBe(200);
-    return res.json() as { returnMode: string; nameOnCardRequired: boolean; status: string };
+    return res.json() as {
+      returnMode: string;
+      nameOnCardRequired: boolean;
+      status: string;
+      postalCode?: string;
+      merchant: Record<string, unknown>;
+    };
   };
   const nameOnCardOf = async (token: string) => {
     const { rows } = await w.db.query<{ name: string | null }>(
@@ -135,6 +141,41 @@ describe.each(cases)('merchant checkout settings ($name)', ({ target, wiring }) 
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().status).toBe('succeeded');
     expect(await nameOnCardOf(token)).toBe('Grace Hopper');
+  });
+
+  const avsOf = async (token: string) => {
+    const { rows } = await w.db.query<{ avs: string | null }>(
+      `select t.avs_code as avs from transactions t join checkout_sessions s on s.id = t.checkout_session_id
+       where s.token = $1 and t.status = 'approved'`,
+      [token],
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0]!.avs;
+  };
+
+  it('the postal code: not asked by default (no AVS result: the address was not checked); asked, the processor checks it', async () => {
+    const m = await newMerchant();
+    const token = await createSession(w, {}, m);
+    expect(await detail(token)).toMatchObject({ PostalCodeRequired: false });
+    expect(await widgetView(token)).toMatchObject({ postalCode: 'hidden' });
+    // A postal code sent anyway does not reach the processor.
+    const paid = await pay(w.app, token, { ...cardBody(), billing: { zip: '00000' } });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await avsOf(token)).toBeNull();
+
+    await setSettings(m, { postalCodeRequired: true, termsUrl: 'https://shop.example/terms' });
+    const asked = await createSession(w, {}, m);
+    expect(await detail(asked)).toMatchObject({
+      PostalCodeRequired: true,
+      TermsUrl: 'https://shop.example/terms',
+    });
+    expect(await widgetView(asked)).toMatchObject({
+      postalCode: 'required',
+      merchant: { termsUrl: 'https://shop.example/terms', privacyUrl: null },
+    });
+    const checked = await pay(w.app, asked, { ...cardBody(), billing: { zip: '00000' } });
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(await avsOf(asked)).toBe('N'); // the simulator's no-match postal code
   });
 
   it('not asked (the default): a card pays without a name; a name sent anyway is kept', async () => {

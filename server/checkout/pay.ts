@@ -21,6 +21,7 @@ import type { OperationResult } from '../../shared/contract/service.ts';
 import type { Queryable } from '../db/database.ts';
 import { isUnavailableError } from '../db/database.ts';
 import { noteStorageRefusal } from '../db/storage-refusals.ts';
+import { deliverReceipts } from '../notify/receipt-queue.ts';
 import { PayframeError } from '../errors.ts';
 import { finishAttempt, paymentOfSession, recordPayment, startAttempt, startedAttempt } from './attempts.ts';
 import type { CallOrigin } from './contexts.ts';
@@ -259,7 +260,24 @@ async function execute(
       'The payment could not be confirmed yet. Wait a moment, then retry with the same Idempotency-Key: it will not charge twice.',
     );
   }
-  return settle(deps, scope, attempt, res, body.method === 'ach' ? 'ach' : 'card');
+  return settle(deps, scope, attempt, res, body.method === 'ach' ? 'ach' : 'card', body);
+}
+
+/**
+ * The receipt a payment queued goes out once the answer is on its way, not at the next background
+ * run; what this misses (a kill, a failure) the background run sends (receipt-queue.ts).
+ */
+function sendReceiptsSoon(deps: CheckoutDeps): void {
+  const notifier = deps.notifier;
+  if (!notifier) return;
+  notifier.sendLater(
+    async () => {
+      // One: this payment's, in the usual case; the rest are the background run's.
+      await deliverReceipts(deps.db, { notifier, log: deps.log, now: deps.now }, 1);
+      return null;
+    },
+    (err) => deps.log.warn({ err }, 'receipt e-mails: left to the background run'),
+  );
 }
 
 /** Stores the answer for the key as the settling transaction's last statement, with its COMMIT. */
@@ -280,9 +298,16 @@ async function settle(
   attempt: Attempt,
   res: PayResult,
   method: 'card' | 'ach',
+  body: PayBody,
 ): Promise<string> {
   const now = deps.now();
-  const session = snapshotOf(res);
+  const snapshot = snapshotOf(res);
+  // The receipt names the bank account's type the shopper chose (the gateway answers no type).
+  const receiptTo =
+    snapshot.receiptTo && body.method === 'ach'
+      ? { ...snapshot.receiptTo, accountType: body.ach.accountType }
+      : snapshot.receiptTo;
+  const session = { ...snapshot, receiptTo };
   const code = res.ResponseCode ?? '';
   const message = res.ResponseMessage ?? '';
   switch (res.Outcome) {
@@ -290,32 +315,34 @@ async function settle(
     case 'AlreadyPaid': {
       const paid = paymentOf(scope.sessionToken, res, null);
       if (!paid) throw new Error('The gateway answered a payment without its time.');
-      return deps.db.transaction(async (tx) => {
-        let payment: Payment;
-        if (res.Outcome === 'Approved') {
-          const outcome = {
-            kind: 'succeeded' as const,
-            transactionId: paid.transactionId,
-            approvalCode: paid.approvalCode,
-            maskedCard: paid.maskedCard,
-          };
-          payment = (await finishAttempt(tx, attempt, outcome, now, { ...session, payment: paid }))!;
-        } else {
-          await finishAttempt(
-            tx,
-            attempt,
-            { kind: 'failed', code: '94', message: 'already paid' },
-            now,
-            session,
-          );
-          payment = await recordPayment(tx, paid, null, session.webhookUrl, now);
-        }
-        const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
-        // The gateway signed the redirect with its answer, so nothing here reads the database again.
-        // A card saved with this payment (the gateway answers its token): the receipt says so.
-        const saved = status === 'succeeded' && Boolean(res.Token);
-        return answered(tx, deps, scope, await paidBody(deps.signer, status, payment, saved));
-      });
+      return deps.db
+        .transaction(async (tx) => {
+          let payment: Payment;
+          if (res.Outcome === 'Approved') {
+            const outcome = {
+              kind: 'succeeded' as const,
+              transactionId: paid.transactionId,
+              approvalCode: paid.approvalCode,
+              maskedCard: paid.maskedCard,
+            };
+            payment = (await finishAttempt(tx, attempt, outcome, now, { ...session, payment: paid }))!;
+          } else {
+            await finishAttempt(
+              tx,
+              attempt,
+              { kind: 'failed', code: '94', message: 'already paid' },
+              now,
+              session,
+            );
+            payment = await recordPayment(tx, paid, null, session.webhookUrl, now, session.receiptTo);
+          }
+          const status = payment.attemptKey === attempt.idempotencyKey ? 'succeeded' : 'already_paid';
+          // The gateway signed the redirect with its answer, so nothing here reads the database again.
+          // A card saved with this payment (the gateway answers its token): the receipt says so.
+          const saved = status === 'succeeded' && Boolean(res.Token);
+          return answered(tx, deps, scope, await paidBody(deps.signer, status, payment, saved));
+        })
+        .finally(() => sendReceiptsSoon(deps));
     }
     case 'Declined': {
       if (res.DeclineReason === 'MethodNotAccepted') {

@@ -5,7 +5,7 @@
  *
  * - the key is claimed as the pay's are (idempotency.ts: scoped to the merchant, same key + another
  *   body → 422 `idempotency_mismatch`, a completed key replays its answer byte for byte);
- * - the action is recorded (merchant_payment_actions, migration 0041) before the gateway is called,
+ * - the action is recorded (merchant_payment_actions, migration 0038) before the gateway is called,
  *   and each ProcessTransaction it sends is recorded before it is sent, with a reference of its own
  *   in CustomValue1;
  * - a call whose answer is lost (the gateway unreachable, a timeout, a crash) leaves the action

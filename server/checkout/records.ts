@@ -13,6 +13,17 @@ export interface SessionSnapshot {
   returnUrl: string | null;
 }
 
+/**
+ * Where the receipt e-mail of a session's payment goes (docs/merchant-guide.md "Receipt e-mails"):
+ * the session's shopper e-mail, in its locale, when its merchant sends receipts; null otherwise.
+ * `accountType`: a bank account's type, when the checkout took the account itself.
+ */
+export interface ReceiptTo {
+  email: string;
+  locale: string | null;
+  accountType?: 'checking' | 'savings' | 'businessChecking';
+}
+
 /** An attempt is committed before the gateway is asked anything, so it knows only its key and method. */
 export interface Attempt {
   id: string;

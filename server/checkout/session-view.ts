@@ -50,6 +50,8 @@ export async function loadWidgetSession(
       website: merchant.website,
       brandColor: merchant.brandColor,
       cornerRadius: merchant.cornerRadius,
+      termsUrl: merchant.termsUrl,
+      privacyUrl: merchant.privacyUrl,
     },
     methods: merchant.methods,
     locale: session.locale,
@@ -57,6 +59,7 @@ export async function loadWidgetSession(
     threeDSecure: session.status === 'open' && merchant.threeDSecure,
     returnMode: merchant.returnMode,
     nameOnCardRequired: merchant.nameOnCardRequired,
+    postalCode: merchant.postalCodeRequired ? 'required' : 'hidden',
     shopper: {
       email: session.shopper.email,
       firstName: session.shopper.firstName,

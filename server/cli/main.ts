@@ -49,14 +49,19 @@ Commands:
                   [--business-name <name>] [--email <address>] [--phone <number>]
                   [--methods card,ach] [--3ds|--no-3ds] [--return-mode immediate|confirmation]
                   [--name-on-card|--no-name-on-card] [--brand-color #RRGGBB]
-                  [--corner-radius <0-24>]
+                  [--corner-radius <0-24>] [--terms-url <url>] [--privacy-url <url>]
+                  [--postal-code|--no-postal-code] [--receipt-email|--no-receipt-email]
               Change a merchant: --origin replaces the whole list of registered origins; an
               empty value ("") clears website, logo, e-mail or phone. Values are checked as
               for create. Checkout settings: --return-mode, after a successful payment the
               hosted page goes back to the ReturnUrl at once (immediate, the default) or shows
               the receipt until the shopper returns (confirmation); --name-on-card, the card
               form asks for the name on the card (off by default). Branding of the hosted
-              page: --brand-color and --corner-radius (pixels); "" goes back to the default
+              page: --brand-color and --corner-radius (pixels); "" goes back to the default.
+              --terms-url, --privacy-url: https links in the payment page's footer ("" removes);
+              --postal-code, the card form asks for the billing postal code and the address is
+              checked (off by default); --receipt-email, the shopper gets a receipt e-mail after
+              paying (on by default)
   merchant list
               List the merchants: id, name, registered origins, disabled or not
   merchant roll-key --merchant <id>

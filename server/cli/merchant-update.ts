@@ -3,7 +3,8 @@
  * wrongly without recreating it — its registered origins (the list that frames the widget and that
  * every ReturnUrl must be on), website, logo, display name, contacts, payment methods, 3-D Secure —
  * and its checkout settings: where the hosted page goes after paying, whether the card form asks
- * for the name on the card (issue 14 §9, §3; docs/merchant-guide.md "Checkout settings").
+ * for the name on the card and the billing postal code, the Terms and Privacy links in the page's
+ * footer, and whether the shopper gets a receipt e-mail (docs/merchant-guide.md "Checkout settings").
  * The gateway's merchant store checks every value (merchant-fields.ts) as for `merchant create`.
  * An empty value clears an optional field. Running instances on PostgreSQL hear of the change through
  * the database (merchant-cache.ts, docs/gateway.md); on PGlite a running server is handed the command
@@ -37,13 +38,20 @@ export const MERCHANT_UPDATE_OPTIONS = {
   'no-name-on-card': { type: 'boolean' },
   'brand-color': { type: 'string' },
   'corner-radius': { type: 'string' },
+  'terms-url': { type: 'string' },
+  'privacy-url': { type: 'string' },
+  'postal-code': { type: 'boolean' },
+  'no-postal-code': { type: 'boolean' },
+  'receipt-email': { type: 'boolean' },
+  'no-receipt-email': { type: 'boolean' },
 } as const;
 
 export const MERCHANT_UPDATE_USAGE =
   'Usage: payframe merchant update --merchant <id> [--origin <url>]... [--website <url>] [--logo-url <url>] ' +
   '[--business-name <name>] [--email <e>] [--phone <p>] [--methods card,ach] [--3ds|--no-3ds] ' +
   '[--return-mode immediate|confirmation] [--name-on-card|--no-name-on-card] [--brand-color #RRGGBB] ' +
-  '[--corner-radius <0-24>] [--json]';
+  '[--corner-radius <0-24>] [--terms-url <url>] [--privacy-url <url>] [--postal-code|--no-postal-code] ' +
+  '[--receipt-email|--no-receipt-email] [--json]';
 
 const orNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v);
 
@@ -63,11 +71,25 @@ export function changesOf(values: {
   'no-name-on-card'?: boolean;
   'brand-color'?: string;
   'corner-radius'?: string;
+  'terms-url'?: string;
+  'privacy-url'?: string;
+  'postal-code'?: boolean;
+  'no-postal-code'?: boolean;
+  'receipt-email'?: boolean;
+  'no-receipt-email'?: boolean;
 }): MerchantChanges {
   if (values['3ds'] && values['no-3ds'])
     throw new CliError('invalid_arguments', '--3ds and --no-3ds contradict each other.', 2);
   if (values['name-on-card'] && values['no-name-on-card'])
     throw new CliError('invalid_arguments', '--name-on-card and --no-name-on-card contradict each other.', 2);
+  if (values['postal-code'] && values['no-postal-code'])
+    throw new CliError('invalid_arguments', '--postal-code and --no-postal-code contradict each other.', 2);
+  if (values['receipt-email'] && values['no-receipt-email'])
+    throw new CliError(
+      'invalid_arguments',
+      '--receipt-email and --no-receipt-email contradict each other.',
+      2,
+    );
   const mode = values['return-mode'];
   if (mode !== undefined && mode !== 'immediate' && mode !== 'confirmation')
     throw new CliError('invalid_arguments', "--return-mode must be 'immediate' or 'confirmation'.", 2);
@@ -95,6 +117,11 @@ export function changesOf(values: {
     // The hosted page's branding (issue 16, as the dashboard's Settings): "" clears either.
     brandColor: orNull(values['brand-color']),
     cornerRadius: radius === undefined ? undefined : radius === '' ? null : Number(radius),
+    // The payment page's footer links: "" clears either.
+    termsUrl: orNull(values['terms-url']),
+    privacyUrl: orNull(values['privacy-url']),
+    postalCodeRequired: values['postal-code'] ? true : values['no-postal-code'] ? false : undefined,
+    receiptEmail: values['receipt-email'] ? true : values['no-receipt-email'] ? false : undefined,
   };
   if (Object.values(changes).every((v) => v === undefined))
     throw new CliError('invalid_arguments', `Nothing to change. ${MERCHANT_UPDATE_USAGE}`, 2);
@@ -129,6 +156,10 @@ export async function merchantUpdate(args: string[], out: Output): Promise<void>
         nameOnCardRequired: merchant.nameOnCardRequired,
         brandColor: merchant.brandColor,
         cornerRadius: merchant.cornerRadius,
+        termsUrl: merchant.termsUrl,
+        privacyUrl: merchant.privacyUrl,
+        postalCodeRequired: merchant.postalCodeRequired,
+        receiptEmail: merchant.receiptEmail,
       },
       [
         `Merchant ${merchant.id} updated: ${merchant.businessName ?? merchant.name}`,
@@ -137,6 +168,9 @@ export async function merchantUpdate(args: string[], out: Output): Promise<void>
         `Logo: ${merchant.logoUrl ?? '(none)'}`,
         `After paying: ${merchant.returnMode === 'confirmation' ? 'the receipt until the shopper returns' : 'back to the ReturnUrl at once'}`,
         `Name on card: ${merchant.nameOnCardRequired ? 'asked' : 'not asked'}`,
+        `Postal code: ${merchant.postalCodeRequired ? 'asked (the address is checked)' : 'not asked (the address is not checked)'}`,
+        `Terms: ${merchant.termsUrl ?? '(none)'}; privacy: ${merchant.privacyUrl ?? '(none)'}`,
+        `Receipt e-mail: ${merchant.receiptEmail ? 'sent to the shopper' : 'not sent'}`,
         `Branding: ${merchant.brandColor ?? 'default colour'}, ${merchant.cornerRadius === null ? 'default radius' : `${merchant.cornerRadius}px radius`}`,
       ],
     );

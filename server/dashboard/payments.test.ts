@@ -40,6 +40,18 @@ describe.each(databaseTargets())('dashboard payments on $name', (target) => {
   });
   afterAll(() => w.close());
 
+  it("shows a card payment's address check: the processor's AVS letter, absent when the address was not checked", async () => {
+    const checked = await charge(w.a, '3.21', { Zip: '94105' });
+    const detail = await w.call('GET', `/payments/${checked}`, { cookie: ann });
+    expect(detail.json().payment).toMatchObject({ id: checked, avs: 'Y' });
+    // Not checked: what the checkout records when the merchant does not ask for the postal code.
+    const unchecked = await charge(w.a, '3.22');
+    await w.db.query('update transactions set avs_code = null where id = $1', [unchecked]);
+    const plain = (await w.call('GET', `/payments/${unchecked}`, { cookie: ann })).json().payment;
+    expect(plain.id).toBe(unchecked);
+    expect(plain).not.toHaveProperty('avs');
+  });
+
   it("lists the user's own merchant's payments, newest first; another merchant's id is 404", async () => {
     const mine = await charge(w.a, '12.34', { CardName: 'Ada Lovelace' });
     const theirs = await charge(w.b, '56.78');

@@ -6,7 +6,8 @@
  *
  *   GET /settings   → {settings}
  *   PUT /settings   {displayName, website, supportEmail, logoUrl, brandColor, cornerRadius,
- *                    nameOnCardRequired, returnMode, threeDSecure, methods, origins}
+ *                    nameOnCardRequired, returnMode, threeDSecure, methods, origins, termsUrl,
+ *                    privacyUrl, postalCodeRequired, receiptEmail}
  *                   → {settings}; 400 validation_failed naming the field at fault, nothing saved
  *
  * The whole settings travel each time (the page's form): an empty text clears its field.
@@ -55,6 +56,11 @@ export const SettingsBody = z.strictObject({
   origins: z
     .array(z.string({ error: 'origins must be text.' }).max(2048))
     .max(50, 'origins must hold at most 50.'),
+  termsUrl: optionalText('termsUrl', 2048),
+  privacyUrl: optionalText('privacyUrl', 2048),
+  // Left out: unchanged.
+  postalCodeRequired: z.boolean({ error: 'postalCodeRequired must be true or false.' }).optional(),
+  receiptEmail: z.boolean({ error: 'receiptEmail must be true or false.' }).optional(),
 });
 export type SettingsBody = z.infer<typeof SettingsBody>;
 
@@ -71,6 +77,10 @@ export interface SettingsView {
   threeDSecure: boolean;
   methods: ('card' | 'ach')[];
   origins: string[];
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  postalCodeRequired: boolean;
+  receiptEmail: boolean;
 }
 
 export function settingsView(s: Settings): SettingsView {
@@ -87,6 +97,10 @@ export function settingsView(s: Settings): SettingsView {
     threeDSecure: s.ThreeDSecureEnrolled,
     methods: [...(s.AcceptsCard ? (['card'] as const) : []), ...(s.AcceptsAch ? (['ach'] as const) : [])],
     origins: s.Origins ?? [],
+    termsUrl: s.TermsUrl ?? null,
+    privacyUrl: s.PrivacyUrl ?? null,
+    postalCodeRequired: s.PostalCodeRequired === true,
+    receiptEmail: s.ReceiptEmail !== false,
   };
 }
 
@@ -104,6 +118,10 @@ function inputOf(b: SettingsBody): Input {
     AcceptsCard: b.methods.includes('card'),
     AcceptsAch: b.methods.includes('ach'),
     Origins: b.origins,
+    TermsUrl: b.termsUrl || undefined,
+    PrivacyUrl: b.privacyUrl || undefined,
+    ...(b.postalCodeRequired === undefined ? {} : { PostalCodeRequired: b.postalCodeRequired }),
+    ...(b.receiptEmail === undefined ? {} : { ReceiptEmail: b.receiptEmail }),
   };
 }
 
@@ -121,6 +139,10 @@ const BODY_FIELD: Record<string, keyof SettingsBody> = {
   AcceptsCard: 'methods',
   AcceptsAch: 'methods',
   Origins: 'origins',
+  TermsUrl: 'termsUrl',
+  PrivacyUrl: 'privacyUrl',
+  PostalCodeRequired: 'postalCodeRequired',
+  ReceiptEmail: 'receiptEmail',
 };
 
 export async function settingsRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {

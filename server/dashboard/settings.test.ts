@@ -90,6 +90,74 @@ describe.each(databaseTargets())('dashboard settings on $name', (target) => {
     if (page.statusCode === 200) expect(page.body).toContain('"brandColor":"#ffd600","cornerRadius":16');
   });
 
+  it('Terms and Privacy links, the postal code and the receipt e-mail: saved, and carried to a new session', async () => {
+    expect(await read()).toMatchObject({
+      termsUrl: null,
+      privacyUrl: null,
+      postalCodeRequired: false,
+      receiptEmail: true,
+    });
+    const res = await w.call('PUT', '/settings', {
+      cookie: owner,
+      body: await body({
+        termsUrl: 'https://alpha.example/terms',
+        privacyUrl: 'https://alpha.example/privacy',
+        postalCodeRequired: true,
+        receiptEmail: false,
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().settings).toMatchObject({
+      termsUrl: 'https://alpha.example/terms',
+      privacyUrl: 'https://alpha.example/privacy',
+      postalCodeRequired: true,
+      receiptEmail: false,
+    });
+    expect(await w.t.gateway.deps.merchants.get(w.db, w.a.id)).toMatchObject({
+      termsUrl: 'https://alpha.example/terms',
+      privacyUrl: 'https://alpha.example/privacy',
+      postalCodeRequired: true,
+      receiptEmail: false,
+    });
+    const made = await call(
+      w.t.app,
+      'CreateHostedPayment',
+      { request: { MerchantID: w.a.id, Amount: '5.00', OrderNumber: 'T-1' } },
+      w.a.as,
+    );
+    const api = await w.t.app.inject({ method: 'GET', url: `/api/checkout/sessions/${made.Token!}` });
+    expect(api.json()).toMatchObject({
+      merchant: { termsUrl: 'https://alpha.example/terms', privacyUrl: 'https://alpha.example/privacy' },
+      postalCode: 'required',
+    });
+
+    // Left out of the body (a page that predates them): the switches stay; the links are cleared.
+    const { postalCodeRequired: _p, receiptEmail: _r, ...older } = await body({ termsUrl: null });
+    const kept = await w.call('PUT', '/settings', { cookie: owner, body: older });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().settings).toMatchObject({
+      termsUrl: null,
+      postalCodeRequired: true,
+      receiptEmail: false,
+    });
+
+    const back = await w.call('PUT', '/settings', {
+      cookie: owner,
+      body: await body({ privacyUrl: null, postalCodeRequired: false, receiptEmail: true }),
+    });
+    expect(back.statusCode).toBe(200);
+    const again = await call(
+      w.t.app,
+      'CreateHostedPayment',
+      { request: { MerchantID: w.a.id, Amount: '5.00', OrderNumber: 'T-2' } },
+      w.a.as,
+    );
+    const view = (
+      await w.t.app.inject({ method: 'GET', url: `/api/checkout/sessions/${again.Token!}` })
+    ).json();
+    expect(view).toMatchObject({ merchant: { termsUrl: null, privacyUrl: null }, postalCode: 'hidden' });
+  });
+
   it('refuses a wrong value with 400 naming the field, and saves nothing', async () => {
     const was = await read();
     for (const [change, field] of [
@@ -99,6 +167,9 @@ describe.each(databaseTargets())('dashboard settings on $name', (target) => {
       [{ cornerRadius: 30 }, 'cornerRadius'],
       [{ methods: [] }, 'methods'],
       [{ displayName: 'Pаypal' }, 'displayName'],
+      [{ termsUrl: 'http://alpha.example/terms' }, 'termsUrl'],
+      [{ privacyUrl: 'javascript:alert(1)' }, 'privacyUrl'],
+      [{ termsUrl: 'https://user:pw@alpha.example/terms' }, 'termsUrl'],
     ] as const) {
       const res = await w.call('PUT', '/settings', {
         cookie: owner,

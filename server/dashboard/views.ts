@@ -22,6 +22,8 @@ export interface Payment {
   method: PaymentSummary['PaymentMethod'];
   brand?: string;
   last4?: string;
+  /** A card payment's AVS letter; absent: the address was not checked. */
+  avs?: string;
   orderNumber?: string;
   customerName?: string;
   customerEmail?: string;
@@ -54,6 +56,7 @@ export function paymentView(p: PaymentSummary): Payment {
     method: p.PaymentMethod,
     ...some('brand', p.CardBrand),
     ...some('last4', p.Last4),
+    ...some('avs', p.AvsResponseCode),
     ...some('orderNumber', p.OrderNumber),
     ...some('customerName', p.CustomerName),
     ...some('customerEmail', p.CustomerEmail),

@@ -41,4 +41,21 @@ export const de: ShopperTexts = {
   tds410Heading: 'Diese Prüfung ist abgelaufen',
   tds410Body:
     'Die Zeit für diese Prüfung ist abgelaufen. Kehren Sie zur Zahlungsseite zurück und starten Sie die Zahlung erneut.',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: 'Ihre Quittung von {merchant}',
+  receiptIntro: 'Vielen Dank für Ihre Zahlung an {merchant}. Hier ist Ihre Quittung.',
+  receiptMerchant: 'Händler',
+  receiptOrder: 'Bestellung',
+  receiptAmount: 'Betrag',
+  receiptPaidWith: 'Bezahlt mit',
+  receiptTransaction: 'Transaktions-ID',
+  receiptDate: 'Datum',
+  receiptCard: '{brand} mit Endziffern {last4}',
+  receiptCardNoBrand: 'Karte mit Endziffern {last4}',
+  receiptChecking: 'Girokonto mit Endziffern {last4}',
+  receiptSavings: 'Sparkonto mit Endziffern {last4}',
+  receiptBusinessChecking: 'Geschäftskonto mit Endziffern {last4}',
+  receiptBankAccount: 'Bankkonto mit Endziffern {last4}',
+  receiptFooter:
+    'Bewahren Sie diese E-Mail für Ihre Unterlagen auf. Bei Fragen zu Ihrer Bestellung wenden Sie sich an {merchant}.',
 };

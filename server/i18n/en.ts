@@ -43,6 +43,22 @@ export const en = {
   tds410Heading: 'This verification has expired',
   tds410Body:
     'The time to answer this verification has run out. Return to the checkout and start the payment again.',
+  /** The receipt e-mail after an approved payment (server/checkout/receipts.ts); {last4}: 4 digits. */
+  receiptSubject: 'Your receipt from {merchant}',
+  receiptIntro: 'Thank you for your payment to {merchant}. Here is your receipt.',
+  receiptMerchant: 'Merchant',
+  receiptOrder: 'Order',
+  receiptAmount: 'Amount',
+  receiptPaidWith: 'Paid with',
+  receiptTransaction: 'Transaction ID',
+  receiptDate: 'Date',
+  receiptCard: '{brand} ending in {last4}',
+  receiptCardNoBrand: 'Card ending in {last4}',
+  receiptChecking: 'Checking account ending in {last4}',
+  receiptSavings: 'Savings account ending in {last4}',
+  receiptBusinessChecking: 'Business checking account ending in {last4}',
+  receiptBankAccount: 'Bank account ending in {last4}',
+  receiptFooter: 'Keep this e-mail for your records. For questions about your order, contact {merchant}.',
 } satisfies Record<string, string>;
 
 export type ShopperTexts = typeof en;

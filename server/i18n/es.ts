@@ -39,4 +39,21 @@ export const es: ShopperTexts = {
   tds410Heading: 'Esta verificación ha caducado',
   tds410Body:
     'Se agotó el tiempo para responder a esta verificación. Vuelva a la página de pago y empiece el pago de nuevo.',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: 'Tu recibo de {merchant}',
+  receiptIntro: 'Gracias por tu pago a {merchant}. Este es tu recibo.',
+  receiptMerchant: 'Comercio',
+  receiptOrder: 'Pedido',
+  receiptAmount: 'Importe',
+  receiptPaidWith: 'Pagado con',
+  receiptTransaction: 'ID de transacción',
+  receiptDate: 'Fecha',
+  receiptCard: '{brand} terminada en {last4}',
+  receiptCardNoBrand: 'Tarjeta terminada en {last4}',
+  receiptChecking: 'Cuenta corriente terminada en {last4}',
+  receiptSavings: 'Cuenta de ahorros terminada en {last4}',
+  receiptBusinessChecking: 'Cuenta corriente de empresa terminada en {last4}',
+  receiptBankAccount: 'Cuenta bancaria terminada en {last4}',
+  receiptFooter:
+    'Guarda este correo para tus registros. Si tienes preguntas sobre tu pedido, contacta con {merchant}.',
 };

@@ -39,4 +39,20 @@ export const fr: ShopperTexts = {
   tds410Heading: 'Cette vérification a expiré',
   tds410Body:
     'Le délai pour répondre à cette vérification est dépassé. Revenez à la page de paiement et recommencez le paiement.',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: 'Votre reçu de {merchant}',
+  receiptIntro: 'Merci pour votre paiement à {merchant}. Voici votre reçu.',
+  receiptMerchant: 'Marchand',
+  receiptOrder: 'Commande',
+  receiptAmount: 'Montant',
+  receiptPaidWith: 'Payé avec',
+  receiptTransaction: 'ID de transaction',
+  receiptDate: 'Date et heure',
+  receiptCard: '{brand} se terminant par {last4}',
+  receiptCardNoBrand: 'Carte se terminant par {last4}',
+  receiptChecking: 'Compte courant se terminant par {last4}',
+  receiptSavings: 'Compte d’épargne se terminant par {last4}',
+  receiptBusinessChecking: 'Compte courant professionnel se terminant par {last4}',
+  receiptBankAccount: 'Compte bancaire se terminant par {last4}',
+  receiptFooter: 'Conservez cet e-mail. Pour toute question sur votre commande, contactez {merchant}.',
 };

@@ -40,4 +40,20 @@ export const it: ShopperTexts = {
   tds410Heading: 'Questa verifica è scaduta',
   tds410Body:
     'Il tempo per rispondere a questa verifica è scaduto. Torna alla pagina di pagamento e ricomincia il pagamento.',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: 'La tua ricevuta da {merchant}',
+  receiptIntro: 'Grazie per il tuo pagamento a {merchant}. Ecco la tua ricevuta.',
+  receiptMerchant: 'Esercente',
+  receiptOrder: 'Ordine',
+  receiptAmount: 'Importo',
+  receiptPaidWith: 'Pagato con',
+  receiptTransaction: 'ID transazione',
+  receiptDate: 'Data',
+  receiptCard: '{brand} che termina con {last4}',
+  receiptCardNoBrand: 'Carta che termina con {last4}',
+  receiptChecking: 'Conto corrente che termina con {last4}',
+  receiptSavings: 'Conto di risparmio che termina con {last4}',
+  receiptBusinessChecking: 'Conto corrente aziendale che termina con {last4}',
+  receiptBankAccount: 'Conto bancario che termina con {last4}',
+  receiptFooter: 'Conserva questa e-mail. Per domande sul tuo ordine, contatta {merchant}.',
 };

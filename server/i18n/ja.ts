@@ -39,4 +39,21 @@ export const ja: ShopperTexts = {
   tds410Heading: 'この認証は有効期限が切れています',
   tds410Body:
     'この認証に回答できる時間が過ぎました。お支払いページに戻って、最初からお支払いをやり直してください。',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: '{merchant} からの領収書',
+  receiptIntro: '{merchant} へのお支払いありがとうございます。領収書をお送りします。',
+  receiptMerchant: '加盟店',
+  receiptOrder: '注文番号',
+  receiptAmount: '金額',
+  receiptPaidWith: 'お支払い方法',
+  receiptTransaction: '取引 ID',
+  receiptDate: '日時',
+  receiptCard: '{brand}（末尾 {last4}）',
+  receiptCardNoBrand: 'カード（末尾 {last4}）',
+  receiptChecking: '当座預金口座（末尾 {last4}）',
+  receiptSavings: '普通預金口座（末尾 {last4}）',
+  receiptBusinessChecking: '法人当座預金口座（末尾 {last4}）',
+  receiptBankAccount: '銀行口座（末尾 {last4}）',
+  receiptFooter:
+    'このメールは控えとして保管してください。ご注文についてのお問い合わせは {merchant} までご連絡ください。',
 };

@@ -39,4 +39,21 @@ export const nl: ShopperTexts = {
   tds410Heading: 'Deze verificatie is verlopen',
   tds410Body:
     'De tijd om deze verificatie te beantwoorden is voorbij. Ga terug naar de betaalpagina en begin opnieuw met betalen.',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: 'Je betaalbewijs van {merchant}',
+  receiptIntro: 'Bedankt voor je betaling aan {merchant}. Hier is je betaalbewijs.',
+  receiptMerchant: 'Verkoper',
+  receiptOrder: 'Bestelling',
+  receiptAmount: 'Bedrag',
+  receiptPaidWith: 'Betaald met',
+  receiptTransaction: 'Transactie-ID',
+  receiptDate: 'Datum',
+  receiptCard: '{brand} eindigend op {last4}',
+  receiptCardNoBrand: 'Kaart eindigend op {last4}',
+  receiptChecking: 'Betaalrekening eindigend op {last4}',
+  receiptSavings: 'Spaarrekening eindigend op {last4}',
+  receiptBusinessChecking: 'Zakelijke rekening eindigend op {last4}',
+  receiptBankAccount: 'Bankrekening eindigend op {last4}',
+  receiptFooter:
+    'Bewaar deze e-mail voor je administratie. Vragen over je bestelling? Neem contact op met {merchant}.',
 };

@@ -40,4 +40,21 @@ export const ptBR: ShopperTexts = {
   tds410Heading: 'Esta verificação expirou',
   tds410Body:
     'O prazo para responder a esta verificação acabou. Volte à página de pagamento e comece o pagamento de novo.',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: 'Seu recibo de {merchant}',
+  receiptIntro: 'Obrigado pelo seu pagamento a {merchant}. Aqui está o seu recibo.',
+  receiptMerchant: 'Loja',
+  receiptOrder: 'Pedido',
+  receiptAmount: 'Valor',
+  receiptPaidWith: 'Pago com',
+  receiptTransaction: 'ID da transação',
+  receiptDate: 'Data',
+  receiptCard: '{brand} com final {last4}',
+  receiptCardNoBrand: 'Cartão com final {last4}',
+  receiptChecking: 'Conta corrente com final {last4}',
+  receiptSavings: 'Conta poupança com final {last4}',
+  receiptBusinessChecking: 'Conta corrente empresarial com final {last4}',
+  receiptBankAccount: 'Conta bancária com final {last4}',
+  receiptFooter:
+    'Guarde este e-mail para seus registros. Em caso de dúvidas sobre o pedido, fale com {merchant}.',
 };

@@ -39,4 +39,20 @@ export const sv: ShopperTexts = {
   tds410Heading: 'Verifieringen har gått ut',
   tds410Body:
     'Tiden för att besvara verifieringen har gått ut. Gå tillbaka till betalsidan och börja om betalningen.',
+  // The receipt e-mail after an approved payment.
+  receiptSubject: 'Ditt kvitto från {merchant}',
+  receiptIntro: 'Tack för din betalning till {merchant}. Här är ditt kvitto.',
+  receiptMerchant: 'Handlare',
+  receiptOrder: 'Beställning',
+  receiptAmount: 'Belopp',
+  receiptPaidWith: 'Betalt med',
+  receiptTransaction: 'Transaktions-ID',
+  receiptDate: 'Datum',
+  receiptCard: '{brand} som slutar på {last4}',
+  receiptCardNoBrand: 'Kort som slutar på {last4}',
+  receiptChecking: 'Lönekonto som slutar på {last4}',
+  receiptSavings: 'Sparkonto som slutar på {last4}',
+  receiptBusinessChecking: 'Företagskonto som slutar på {last4}',
+  receiptBankAccount: 'Bankkonto som slutar på {last4}',
+  receiptFooter: 'Spara det här mejlet. Har du frågor om din beställning kontaktar du {merchant}.',
 };

@@ -37,11 +37,17 @@ export class Notifier {
     return { email: this.transports.email.name, sms: this.transports.sms.name };
   }
 
-  /** Checks and delivers one message; rejects with MessageRefusedError or the transport's error. */
-  async send(message: NotificationMessage): Promise<Delivery> {
+  /**
+   * Checks and delivers one message; rejects with MessageRefusedError or the transport's error.
+   * `within`: a transaction of the caller's; a message for the dev outbox is written in it, so it is
+   * delivered exactly when the caller's transaction commits (receipt-queue.ts). SMTP and the SMS
+   * webhook are outside any transaction.
+   */
+  async send(message: NotificationMessage, { within }: { within?: Queryable } = {}): Promise<Delivery> {
     const checked = checkMessage(message);
     const transport = this.transports[checked.channel];
-    return { transport: transport.name, id: await transport.deliver(checked) };
+    const via = within && transport.name === 'outbox' ? outboxTransport(within) : transport;
+    return { transport: transport.name, id: await via.deliver(checked) };
   }
 
   /**

@@ -106,8 +106,9 @@ export const paymentsTypes = [
     field('BatchID', 'long'),
     field('SessionToken', 'string'), // when paid through a checkout session
     field('CreatedAt', 'dateTime', required),
-    // Appended, optional (the merchant REST API): the processor's AVS result code (one letter) and
-    // a bank account's type (checking, savings).
+    // Appended, optional (older clients read the type as before): a card payment's address check
+    // (AVS), the processor's letter (Y, Z, A, N, U, R, S), absent when the address was not checked
+    // (the merchant does not ask for the postal code); a bank account's type (checking, savings).
     field('AvsResponseCode', 'string'),
     field('AccountType', 'string'),
   ]),

@@ -32,6 +32,15 @@ const settingsFields = [
   field('AcceptsAch', 'boolean', required),
   // The registered origins, each as a ReturnUrl's origin is checked (https, or http on localhost).
   field('Origins', listOf('string')),
+  // The merchant's terms of sale and privacy policy (https only), linked in the payment page's footer.
+  field('TermsUrl', 'string'),
+  field('PrivacyUrl', 'string'),
+  // The card form asks for the billing postal code, checked by the processor (AVS); off: not asked,
+  // and the address is not checked. Left out of UpdateMerchantSettings: unchanged.
+  field('PostalCodeRequired', 'boolean'),
+  // A receipt e-mail to the shopper after an approved payment (on by default). Left out of
+  // UpdateMerchantSettings: unchanged.
+  field('ReceiptEmail', 'boolean'),
 ] as const;
 
 /** The complex types of this part. */

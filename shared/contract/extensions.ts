@@ -202,6 +202,13 @@ export const extensionTypes = [
     // The merchant's branding (issue 16 "Settings"): #rrggbb and pixels (0–24); absent: the default.
     field('BrandColor', 'string'),
     field('CornerRadius', 'int'),
+    // The merchant's terms of sale and privacy policy (https), for the page's footer; absent: none.
+    field('TermsUrl', 'string'),
+    field('PrivacyUrl', 'string'),
+    // The card form asks for the billing postal code (the merchant's setting); absent: not asked.
+    field('PostalCodeRequired', 'boolean'),
+    // The merchant sends the shopper a receipt e-mail after an approved payment; absent: none.
+    field('ReceiptEmail', 'boolean'),
     // A session that cannot be paid, in the words of the Transaction Service that said so (the spec
     // adapter: GetHostedPaymentDetails' Message, shown to the shopper as it is); Payframe's gateway
     // never sets it: its Status says all.
@@ -234,6 +241,11 @@ export const extensionTypes = [
     field('MerchantName', 'string'),
     field('RedirectSignaturePrevious', 'string'), // as in CheckoutSessionDetail
     field('MerchantWebhookUrl', 'string'), // as in CheckoutSessionDetail
+    // Where and in which language the receipt e-mail goes, as in CheckoutSessionDetail: the
+    // session's shopper e-mail and locale, and whether the merchant sends receipts.
+    field('Email', 'string'),
+    field('Locale', 'string'),
+    field('ReceiptEmail', 'boolean'),
   ]),
   // The signed-in user (a Login session token as the credential), for the dashboard.
   complexType('UserSession', [

@@ -27,15 +27,30 @@ function invalid(field: string, message: string): PayframeError {
 
 /** Validates a logo URL at configuration time (security-requirements.md XSS-2, attack row 7). */
 export function checkLogoUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
+  return checkHttpsUrl('logoUrl', value);
+}
+
+/** The merchant's terms of sale or privacy policy, linked in the payment page's footer: as a logo URL. */
+export function checkPolicyUrl(
+  field: 'termsUrl' | 'privacyUrl',
+  value: string | null | undefined,
+): string | null {
+  return checkHttpsUrl(field, value);
+}
+
+/** An https URL without credentials, at most 2048 characters; empty clears it. */
+function checkHttpsUrl(field: string, value: string | null | undefined): string | null {
+  const text = value?.trim() ?? '';
+  if (!text) return null;
+  if (text.length > 2048) throw invalid(field, 'must be at most 2048 characters.');
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(text);
   } catch {
-    throw invalid('logoUrl', 'is not a valid URL.');
+    throw invalid(field, 'is not a valid URL.');
   }
-  if (url.protocol !== 'https:') throw invalid('logoUrl', 'must be an https URL.');
-  if (url.username || url.password) throw invalid('logoUrl', 'must not contain credentials.');
+  if (url.protocol !== 'https:') throw invalid(field, 'must be an https URL.');
+  if (url.username || url.password) throw invalid(field, 'must not contain credentials.');
   return url.href;
 }
 

@@ -17,6 +17,7 @@ import {
   checkName,
   checkOrigins,
   checkReturnMode,
+  checkPolicyUrl,
   checkText,
   checkWebsite,
 } from './merchant-fields.ts';
@@ -44,6 +45,10 @@ export interface NewMerchant {
   nameOnCardRequired?: boolean;
   brandColor?: string | null;
   cornerRadius?: number | null;
+  termsUrl?: string | null;
+  privacyUrl?: string | null;
+  postalCodeRequired?: boolean;
+  receiptEmail?: boolean;
 }
 
 interface MerchantRow {
@@ -70,6 +75,10 @@ interface MerchantRow {
   name_on_card_required: boolean;
   brand_color: string | null;
   corner_radius: number | null;
+  terms_url?: string | null;
+  privacy_url?: string | null;
+  postal_code_required?: boolean;
+  receipt_email?: boolean;
   created_at: Date;
   disabled_at: Date | null;
   transaction_key_prev_enc?: string | null;
@@ -99,6 +108,10 @@ function fromRow(r: MerchantRow): Merchant {
     nameOnCardRequired: r.name_on_card_required,
     brandColor: r.brand_color ?? null,
     cornerRadius: r.corner_radius === null || r.corner_radius === undefined ? null : Number(r.corner_radius),
+    termsUrl: r.terms_url ?? null,
+    privacyUrl: r.privacy_url ?? null,
+    postalCodeRequired: r.postal_code_required === true,
+    receiptEmail: r.receipt_email !== false,
     createdAt: r.created_at,
   };
 }
@@ -133,6 +146,10 @@ export const MERCHANT_JOIN_COLUMNS = [
   'name_on_card_required',
   'brand_color',
   'corner_radius',
+  'terms_url',
+  'privacy_url',
+  'postal_code_required',
+  'receipt_email',
   'created_at',
   'disabled_at',
   'transaction_key_prev_enc',
@@ -185,6 +202,10 @@ const CHANGES: { [K in keyof MerchantChanges]-?: [column: string, check: (v: nev
   nameOnCardRequired: ['name_on_card_required', (v: boolean) => v === true],
   brandColor: ['brand_color', (v: string | null) => checkBrandColor(v)],
   cornerRadius: ['corner_radius', (v: number | null) => checkCornerRadius(v)],
+  termsUrl: ['terms_url', (v: string | null) => checkPolicyUrl('termsUrl', v)],
+  privacyUrl: ['privacy_url', (v: string | null) => checkPolicyUrl('privacyUrl', v)],
+  postalCodeRequired: ['postal_code_required', (v: boolean) => v === true],
+  receiptEmail: ['receipt_email', (v: boolean) => v === true],
 };
 
 /**
@@ -212,8 +233,8 @@ export class MerchantStore {
     const { rows } = await q.query<MerchantRow>(
       `insert into merchants (public_code, name, transaction_key_enc, reader_key_enc, logo_url, business_name,
          address1, address2, city, state, country, zip, phone, email, website, payment_methods, three_ds_enrolled, origins,
-         return_mode, name_on_card_required)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20) returning *`,
+         return_mode, name_on_card_required, terms_url, privacy_url, postal_code_required, receipt_email)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24) returning *`,
       [
         publicCode,
         name,
@@ -235,6 +256,10 @@ export class MerchantStore {
         origins,
         checkReturnMode(input.returnMode ?? 'immediate'),
         input.nameOnCardRequired ?? false,
+        checkPolicyUrl('termsUrl', input.termsUrl),
+        checkPolicyUrl('privacyUrl', input.privacyUrl),
+        input.postalCodeRequired ?? false,
+        input.receiptEmail ?? true,
       ],
     );
     return { merchant: fromRow(rows[0]!), transactionKey };

@@ -33,5 +33,12 @@ export interface Merchant {
   brandColor: string | null;
   /** The hosted page's corner radius in pixels, 0 to 24 (null: Payframe's default). */
   cornerRadius: number | null;
+  /** The merchant's terms of sale and privacy policy (https), linked in the payment page's footer. */
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  /** The card form asks for the billing postal code, and the processor checks it (AVS); off by default. */
+  postalCodeRequired: boolean;
+  /** A receipt e-mail goes to the shopper after an approved payment; on by default. */
+  receiptEmail: boolean;
   createdAt: Date;
 }

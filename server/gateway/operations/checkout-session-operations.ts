@@ -93,6 +93,10 @@ function snapshot(record: SessionRecord) {
     MerchantWebhookUrl: record.merchantWebhookUrl ?? undefined,
     MerchantID: m.id,
     MerchantName: m.businessName ?? m.name,
+    // Where the receipt e-mail goes, in which language, and whether the merchant sends one.
+    Email: s.email ?? undefined,
+    Locale: s.locale ?? undefined,
+    ReceiptEmail: m.receiptEmail,
   };
 }
 
@@ -139,6 +143,9 @@ export function sessionDetail(deps: GatewayDeps, record: SessionRecord): Detail 
     NameOnCardRequired: m.nameOnCardRequired,
     BrandColor: m.brandColor ?? undefined,
     CornerRadius: m.cornerRadius ?? undefined,
+    TermsUrl: m.termsUrl ?? undefined,
+    PrivacyUrl: m.privacyUrl ?? undefined,
+    PostalCodeRequired: m.postalCodeRequired,
   };
 }
 

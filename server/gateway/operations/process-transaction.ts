@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { OperationParams, OperationResult } from '../../../shared/contract/service.ts';
 import { AmountError, fromCents, toPositiveCents } from '../../../shared/money.ts';
 import { PayframeError } from '../../errors.ts';
+import { deliverReceipts } from '../../notify/receipt-queue.ts';
 import { actOn } from '../auth.ts';
 import type { GatewayCall, GatewayDeps } from '../gateway-call.ts';
 import { checkFollowOn, runFollowOn } from '../payments/follow-on.ts';
@@ -107,6 +108,21 @@ export async function saveCardAfterSale(
   return token;
 }
 
+/**
+ * The receipts the sale queued with its row (soap-receipts.ts) go out after the answer; what this
+ * misses (a kill, a failure) the checkout's background run sends (server/notify/receipt-queue.ts).
+ */
+function sendReceiptsSoon(deps: GatewayDeps, call: GatewayCall): void {
+  const log = call.context.log;
+  deps.notifier.sendLater(
+    async () => {
+      await deliverReceipts(deps.db, { notifier: deps.notifier, log, now: deps.now });
+      return null;
+    },
+    (err) => log.warn({ err }, 'receipt e-mails: left to the background run'),
+  );
+}
+
 async function sale(
   deps: GatewayDeps,
   call: GatewayCall,
@@ -149,6 +165,7 @@ async function sale(
     AvsResponse: out.result.avsMessage,
     MaskedCardNumber: summary.masked,
   };
+  if (out.result.approved && (r.CardHolderReceipt || r.MerchantReceipt)) sendReceiptsSoon(deps, call);
   const saved = await saveCardAfterSale(deps, out, r);
   if (saved) extra.Token = saved;
   if (out.result.approved && out.source.kind === 'card' && r.IsRecurring) {

@@ -29,6 +29,8 @@ const INPUT_FIELD: Record<string, keyof Input> = {
   paymentMethods: 'AcceptsCard',
   origin: 'Origins',
   origins: 'Origins',
+  termsUrl: 'TermsUrl',
+  privacyUrl: 'PrivacyUrl',
 };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -49,6 +51,10 @@ export function settingsOf(m: Merchant): Settings {
     AcceptsCard: m.paymentMethods.includes('card'),
     AcceptsAch: m.paymentMethods.includes('ach'),
     Origins: m.origins,
+    TermsUrl: m.termsUrl ?? undefined,
+    PrivacyUrl: m.privacyUrl ?? undefined,
+    PostalCodeRequired: m.postalCodeRequired,
+    ReceiptEmail: m.receiptEmail,
   };
 }
 
@@ -97,6 +103,13 @@ export function changesOf(input: Input): MerchantChanges {
     threeDsEnrolled: input.ThreeDSecureEnrolled,
     paymentMethods: methods,
     origins,
+    termsUrl: input.TermsUrl?.trim() || null,
+    privacyUrl: input.PrivacyUrl?.trim() || null,
+    // Left out (a caller that predates them): unchanged.
+    ...(typeof input.PostalCodeRequired === 'boolean'
+      ? { postalCodeRequired: input.PostalCodeRequired }
+      : {}),
+    ...(typeof input.ReceiptEmail === 'boolean' ? { receiptEmail: input.ReceiptEmail } : {}),
   };
 }
 

@@ -58,8 +58,9 @@ export interface PaymentRow {
   orderNumber: string | null;
   customerName: string | null;
   customerEmail: string | null;
-  /** The processor's AVS result code; a bank account's type (checking, savings). */
+  /** The processor's AVS letter; null: the address was not checked. */
   avsCode: string | null;
+  /** A bank account's type (checking, savings). */
   accountType: string | null;
   createdAt: Date;
 }

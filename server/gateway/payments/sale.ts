@@ -19,6 +19,7 @@ import {
   transactionOf,
 } from './sale-steps.ts';
 import { paySessionSale } from './session-sale.ts';
+import { queueRequestedReceipts } from './soap-receipts.ts';
 import { insertTransaction, type Kind } from './transaction-rows.ts';
 
 export type { SaleOutcome } from './sale-steps.ts';
@@ -77,9 +78,14 @@ export async function runSale(
     if (c.challengeUrl) return { row: null, source, result: c.result, challengeUrl: c.challengeUrl };
     result = c.result;
   }
-  const row = await insertTransaction(
-    deps.db,
-    transactionOf(merchantId, kind, source, cents, result, r, { reference }),
-  );
+  // The receipts the request asks for are queued with the row (soap-receipts.ts).
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await insertTransaction(
+      tx,
+      transactionOf(merchantId, kind, source, cents, result, r, { reference }),
+    );
+    await queueRequestedReceipts(tx, r, merchant, inserted, source);
+    return inserted;
+  });
   return { row, source, result };
 }

@@ -13,6 +13,7 @@
 import type { GatewayDeps } from '../gateway-call.ts';
 import type { ProcessorResult } from '../processor/processor.ts';
 import type { SessionRecord } from '../sessions/session-record.ts';
+import { queueRequestedReceipts } from './soap-receipts.ts';
 import { hasCardInput, type Request, RequestProblem, resolveSource, type Source } from './payment-source.ts';
 import {
   amountOf,
@@ -156,6 +157,11 @@ export async function paySessionSale(
   const { record, reference, prepared } = begun;
   const { source, cents, threeDs } = prepared;
   const { session, merchant } = record;
+  // The merchant does not ask the checkout's card form for the postal code: none goes to the
+  // processor, and the payment records no AVS result (the address was not checked). A merchant's
+  // own SOAP call sends what it sends.
+  const addressUnchecked = actingMerchant === null && !merchant.postalCodeRequired && source.kind === 'card';
+  if (addressUnchecked) r = { ...r, Zip: undefined };
 
   let result: ProcessorResult;
   try {
@@ -184,6 +190,7 @@ export async function paySessionSale(
 
   const settled = await refusePartial(deps, reference, cents, result);
   result = settled.result;
+  if (addressUnchecked) result = { ...result, avsCode: undefined, avsMessage: undefined };
   const detail = settled.detail;
 
   const row = await deps.db
@@ -202,6 +209,8 @@ export async function paySessionSale(
       ]);
       // Rolled back when the claim is no longer this attempt's: see claimLost.
       if (!own) throw new ClaimLost();
+      // A merchant's own ProcessTransaction may ask for receipts; the checkout queues its own.
+      if (actingMerchant !== null) await queueRequestedReceipts(tx, r, merchant, inserted, source);
       return inserted;
     })
     .catch((err: unknown) => {

@@ -1,6 +1,6 @@
 /**
- * `payframe merchant update --return-mode … --name-on-card|--no-name-on-card` (issue 14 §9, §3)
- * through the real command on a PGlite data directory: the defaults a new merchant has, each
+ * `payframe merchant update --return-mode … --name-on-card|--no-name-on-card` (issue 14 §9, §3),
+ * the branding, the footer links, the postal code and the receipt e-mail, through the real command on a PGlite data directory: the defaults a new merchant has, each
  * setting changed alone, and values the command refuses before touching the database.
  */
 import { describe, expect, it } from 'vitest';
@@ -61,12 +61,54 @@ describe('payframe merchant update: checkout settings', () => {
       const cleared = await update('--brand-color', '', '--corner-radius', '');
       expect(JSON.parse(cleared.stdout)).toMatchObject({ brandColor: null, cornerRadius: null });
 
+      // The payment page's footer links, the postal code and the receipt e-mail.
+      expect(JSON.parse(cleared.stdout)).toMatchObject({
+        termsUrl: null,
+        privacyUrl: null,
+        postalCodeRequired: false,
+        receiptEmail: true,
+      });
+      const linked = await update(
+        '--terms-url',
+        'https://shop.example/terms',
+        '--privacy-url',
+        'https://shop.example/privacy',
+        '--postal-code',
+        '--no-receipt-email',
+      );
+      expect(linked.code, linked.stdout + linked.stderr).toBe(0);
+      expect(JSON.parse(linked.stdout)).toMatchObject({
+        termsUrl: 'https://shop.example/terms',
+        privacyUrl: 'https://shop.example/privacy',
+        postalCodeRequired: true,
+        receiptEmail: false,
+      });
+      const httpTerms = await update('--terms-url', 'http://shop.example/terms');
+      expect(httpTerms.code).not.toBe(0);
+      expect(JSON.parse(httpTerms.stdout).error.message).toContain('termsUrl must be an https URL.');
+      const unlinked = await update(
+        '--terms-url',
+        '',
+        '--privacy-url',
+        '',
+        '--no-postal-code',
+        '--receipt-email',
+      );
+      expect(JSON.parse(unlinked.stdout)).toMatchObject({
+        termsUrl: null,
+        privacyUrl: null,
+        postalCodeRequired: false,
+        receiptEmail: true,
+      });
+
       const back = await update('--return-mode', 'immediate', '--no-name-on-card');
       expect(JSON.parse(back.stdout)).toMatchObject({ returnMode: 'immediate', nameOnCardRequired: false });
 
       for (const bad of [
         ['--return-mode', 'countdown'],
         ['--name-on-card', '--no-name-on-card'],
+        ['--postal-code', '--no-postal-code'],
+        ['--receipt-email', '--no-receipt-email'],
         ['--corner-radius', 'round'],
       ]) {
         const refused = await update(...bad);

@@ -10,3 +10,4 @@ import './split-faults.suite.ts';
 import './rolling-upgrade.suite.ts';
 import './failover.suite.ts';
 import './spec-mode.suite.ts';
+import './receipt-kill.suite.ts';

@@ -62,6 +62,8 @@ export interface Payment {
   method: Method;
   brand?: string;
   last4?: string;
+  /** A card payment's address check (AVS letter); absent: the address was not checked. */
+  avs?: string;
   orderNumber?: string;
   customerName?: string;
   customerEmail?: string;
@@ -229,6 +231,13 @@ export interface MerchantSettings {
   threeDSecure: boolean;
   methods: ('card' | 'ach')[];
   origins: string[];
+  /** The payment page's footer links (https); null: none. */
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  /** The card form asks for the billing postal code (off: the address is not checked). */
+  postalCodeRequired: boolean;
+  /** The shopper gets a receipt e-mail after paying. */
+  receiptEmail: boolean;
 }
 
 /** What Save sends: the whole settings (an empty text clears its field). */

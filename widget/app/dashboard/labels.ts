@@ -21,3 +21,20 @@ export function methodLabel(t: T, p: Pick<Payment, 'method' | 'brand' | 'last4'>
   if (p.method === 'Ach') return t('bankEnding', { last4: p.last4 });
   return t('cardEnding', { brand: p.brand ?? methodName(t, 'Card'), last4: p.last4 });
 }
+
+const AVS_KEYS = {
+  Y: 'avsY',
+  Z: 'avsZ',
+  A: 'avsA',
+  N: 'avsN',
+  U: 'avsU',
+  R: 'avsR',
+  S: 'avsS',
+} as const;
+
+/** A card payment's address check: the processor's AVS letter in words; none: not checked. */
+export function avsLabel(t: T, avs: string | undefined): string {
+  if (!avs) return t('avsNotChecked');
+  const key = AVS_KEYS[avs as keyof typeof AVS_KEYS];
+  return key ? t(key) : t('avsOther', { code: avs });
+}

@@ -30,6 +30,29 @@ describe('previewDraft', () => {
     });
   });
 
+  it('previews the footer links (https only) and the postal code field', () => {
+    const d = previewDraft({
+      type: PREVIEW_MESSAGE,
+      draft: {
+        ...draft,
+        termsUrl: 'https://shop.example/terms',
+        privacyUrl: 'http://shop.example/privacy',
+        postalCodeRequired: true,
+      },
+    });
+    expect(withDraft(PREVIEW_SESSION, d!)).toMatchObject({
+      merchant: { termsUrl: 'https://shop.example/terms', privacyUrl: null },
+      postalCode: 'required',
+    });
+    expect(withDraft(PREVIEW_SESSION, previewDraft({ type: PREVIEW_MESSAGE, draft })!)).toMatchObject({
+      merchant: { termsUrl: null, privacyUrl: null },
+      postalCode: 'hidden',
+    });
+    expect(
+      previewDraft({ type: PREVIEW_MESSAGE, draft: { ...draft, postalCodeRequired: 'yes' } }),
+    ).toBeNull();
+  });
+
   it('previews a value not (yet) valid as the default', () => {
     const d = previewDraft({
       type: PREVIEW_MESSAGE,

@@ -22,6 +22,11 @@ export interface PreviewDraft {
   cornerRadius: number | null;
   methods: ('card' | 'ach')[];
   nameOnCardRequired: boolean;
+  /** The footer's links (https); absent or null: none. */
+  termsUrl?: string | null;
+  privacyUrl?: string | null;
+  /** The card form asks for the postal code; absent: not asked. */
+  postalCodeRequired?: boolean;
 }
 
 const urlOr = (v: unknown, protocols: string[]): string | null | undefined => {
@@ -56,6 +61,11 @@ export function previewDraft(data: unknown): PreviewDraft | null {
   if (!Array.isArray(methods) || !methods.every((x) => x === 'card' || x === 'ach')) return null;
   const nameOnCard = o['nameOnCardRequired'];
   if (typeof nameOnCard !== 'boolean') return null;
+  const termsUrl = urlOr(o['termsUrl'] ?? null, ['https:']);
+  const privacyUrl = urlOr(o['privacyUrl'] ?? null, ['https:']);
+  if (termsUrl === undefined || privacyUrl === undefined) return null;
+  const postal = o['postalCodeRequired'];
+  if (postal !== undefined && typeof postal !== 'boolean') return null;
   return {
     name,
     logoUrl,
@@ -64,6 +74,9 @@ export function previewDraft(data: unknown): PreviewDraft | null {
     cornerRadius,
     methods: methods.length > 0 ? (methods as ('card' | 'ach')[]) : ['card'],
     nameOnCardRequired: nameOnCard,
+    ...(termsUrl ? { termsUrl } : {}),
+    ...(privacyUrl ? { privacyUrl } : {}),
+    ...(postal === true ? { postalCodeRequired: true } : {}),
   };
 }
 
@@ -77,8 +90,11 @@ export function withDraft(sample: WidgetSession, d: PreviewDraft): WidgetSession
       website: d.website,
       brandColor: d.brandColor,
       cornerRadius: d.cornerRadius,
+      termsUrl: d.termsUrl ?? null,
+      privacyUrl: d.privacyUrl ?? null,
     },
     methods: d.methods,
     nameOnCardRequired: d.nameOnCardRequired,
+    postalCode: d.postalCodeRequired ? 'required' : 'hidden',
   };
 }

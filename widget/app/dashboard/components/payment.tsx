@@ -7,7 +7,7 @@ import { api } from '../api.ts';
 import type { PaymentDetail } from '../api-types.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { useI18n } from '../i18n/context.ts';
-import { eventLabel, methodLabel, stateLabel, webhookStatusLabel } from '../labels.ts';
+import { avsLabel, eventLabel, methodLabel, stateLabel, webhookStatusLabel } from '../labels.ts';
 import { href } from '../route.ts';
 import { useLoad } from '../use-load.ts';
 import { useMayActOnPayments } from '../role.ts';
@@ -71,6 +71,7 @@ function Details({ detail }: { detail: PaymentDetail }) {
     [t('status'), stateLabel(t, p.state)],
     [t('kind'), p.kind === 'Sale' ? t('kindSale') : t('kindAuthorization')],
     [t('method'), methodLabel(t, p)],
+    [t('addressCheck'), p.method === 'Card' && p.state !== 'Declined' ? avsLabel(t, p.avs) : undefined],
     [t('shopper'), [p.customerName, p.customerEmail].filter(Boolean).join(', ') || undefined],
     [t('orderNumber'), p.orderNumber],
     [t('approvedAmount'), money(p.approvedAmount)],

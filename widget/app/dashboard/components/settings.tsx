@@ -31,6 +31,10 @@ interface Draft {
   card: boolean;
   ach: boolean;
   origins: string[];
+  termsUrl: string;
+  privacyUrl: string;
+  postalCodeRequired: boolean;
+  receiptEmail: boolean;
 }
 
 type ErrorField =
@@ -38,6 +42,8 @@ type ErrorField =
   | 'website'
   | 'supportEmail'
   | 'logoUrl'
+  | 'termsUrl'
+  | 'privacyUrl'
   | 'brandColor'
   | 'cornerRadius'
   | 'methods'
@@ -47,6 +53,8 @@ type Errors = Partial<Record<ErrorField, string>>;
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 const RADIUS = /^(?:[0-9]|1[0-9]|2[0-4])$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A link in the payment page's footer: https only (the gateway checks the rest). */
+const HTTPS = /^https:\/\/\S+$/i;
 /** The hosted page's default brand colour (widget/app/pay/style.css --pf-primary), for the picker. */
 const DEFAULT_COLOR = '#2446c8';
 
@@ -64,6 +72,10 @@ function draftOf(s: MerchantSettings): Draft {
     card: s.methods.includes('card'),
     ach: s.methods.includes('ach'),
     origins: s.origins,
+    termsUrl: s.termsUrl ?? '',
+    privacyUrl: s.privacyUrl ?? '',
+    postalCodeRequired: s.postalCodeRequired,
+    receiptEmail: s.receiptEmail,
   };
 }
 
@@ -81,6 +93,10 @@ function changeOf(d: Draft): SettingsChange {
     threeDSecure: d.threeDSecure,
     methods: [...(d.card ? (['card'] as const) : []), ...(d.ach ? (['ach'] as const) : [])],
     origins: d.origins,
+    termsUrl: text(d.termsUrl),
+    privacyUrl: text(d.privacyUrl),
+    postalCodeRequired: d.postalCodeRequired,
+    receiptEmail: d.receiptEmail,
   };
 }
 
@@ -96,6 +112,9 @@ function previewOf(d: Draft): PreviewDraft {
     cornerRadius: RADIUS.test(radius) ? Number(radius) : null,
     methods: [...(d.card ? (['card'] as const) : []), ...(d.ach ? (['ach'] as const) : [])],
     nameOnCardRequired: d.nameOnCardRequired,
+    termsUrl: HTTPS.test(d.termsUrl.trim()) ? d.termsUrl.trim() : null,
+    privacyUrl: HTTPS.test(d.privacyUrl.trim()) ? d.privacyUrl.trim() : null,
+    postalCodeRequired: d.postalCodeRequired,
   };
 }
 
@@ -176,6 +195,8 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
     if (draft.cornerRadius.trim() && !RADIUS.test(draft.cornerRadius.trim()))
       found.cornerRadius = t('settingsRadiusInvalid');
     if (!draft.card && !draft.ach) found.methods = t('settingsMethodsRequired');
+    for (const name of ['termsUrl', 'privacyUrl'] as const)
+      if (draft[name].trim() && !HTTPS.test(draft[name].trim())) found[name] = t('settingsHttpsUrl');
     return found;
   };
 
@@ -278,6 +299,28 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
             onInput={text('logoUrl')}
             error={errors.logoUrl}
           />
+          <Field
+            id="settings-terms-url"
+            label={t('settingsTermsUrl')}
+            hint={t('settingsPolicyUrlHint')}
+            optional
+            inputMode="url"
+            autocomplete="off"
+            value={draft.termsUrl}
+            onInput={text('termsUrl')}
+            error={errors.termsUrl}
+          />
+          <Field
+            id="settings-privacy-url"
+            label={t('settingsPrivacyUrl')}
+            hint={t('settingsPolicyUrlHint')}
+            optional
+            inputMode="url"
+            autocomplete="off"
+            value={draft.privacyUrl}
+            onInput={text('privacyUrl')}
+            error={errors.privacyUrl}
+          />
         </fieldset>
         <fieldset disabled={!may || busy}>
           <legend>{t('settingsBranding')}</legend>
@@ -324,6 +367,18 @@ function SettingsForm({ initial }: { initial: MerchantSettings }) {
             label={t('settingsNameOnCard')}
             checked={draft.nameOnCardRequired}
             onChange={(v) => set('nameOnCardRequired', v)}
+          />
+          <Check
+            id="settings-postal-code"
+            label={t('settingsPostalCode')}
+            checked={draft.postalCodeRequired}
+            onChange={(v) => set('postalCodeRequired', v)}
+          />
+          <Check
+            id="settings-receipt-email"
+            label={t('settingsReceiptEmail')}
+            checked={draft.receiptEmail}
+            onChange={(v) => set('receiptEmail', v)}
           />
           <Check
             id="settings-three-ds"
