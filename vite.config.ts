@@ -37,6 +37,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir: here('./dist/widget'),
         emptyOutDir: true,
         target: 'es2020',
+        // Logical properties (border-start-start-radius, inset-inline-*) as written: every browser
+        // of the target's era that also has them (Chrome 89, Firefox 66, Safari 15) reads them, and
+        // lowering them costs the page a rule per direction behind long :lang() selector lists.
+        cssTarget: ['chrome89', 'edge89', 'firefox66', 'safari15'],
         sourcemap: false,
         // Keep every script in a file: the page CSP allows no inline script.
         assetsInlineLimit: 0,
