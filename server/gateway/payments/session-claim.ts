@@ -68,8 +68,12 @@ export async function claimSession(
   if (!record || (merchantId !== null && record.session.merchantId !== merchantId))
     return { kind: 'not_found' };
   if (record.session.status !== 'open') return { kind: 'unavailable', record };
+  // FOR NO KEY UPDATE, not FOR UPDATE: the attempt holding the claim records its transaction row,
+  // whose foreign key takes a KEY SHARE lock on this session row, and then ends the claim on it.
+  // FOR UPDATE would queue behind that KEY SHARE holding the row's lock, and the claim's end would
+  // then wait for this transaction: a deadlock between two racing pays on PostgreSQL.
   const { rows: claims } = await tx.query<{ claim_reference: string | null; claimed_at: Date | null }>(
-    'select claim_reference, claimed_at from checkout_sessions where id = $1 for update',
+    'select claim_reference, claimed_at from checkout_sessions where id = $1 for no key update',
     [record.session.id],
   );
   const held = claims[0];
