@@ -267,11 +267,8 @@ export async function cancelOpenSession(
   throw new PayframeError(session.status === 'paid' ? 'session_paid' : 'session_expired');
 }
 
-export async function checkoutSessionsRoutes(
-  app: FastifyInstance,
-  options: { checkout: Checkout },
-): Promise<void> {
-  const deps = options.checkout.deps;
+/** What every merchant REST route has: the per-address rate limit, and answers never cached. */
+export function merchantRouteHooks(app: FastifyInstance, deps: Checkout['deps']): void {
   app.addHook('onRequest', async (request, reply) => {
     deps.memoryLimits.enforce(reply, `merchant:ip:${request.ip}`, deps.limits.merchantPerIp, deps.now());
   });
@@ -279,6 +276,14 @@ export async function checkoutSessionsRoutes(
     reply.header('cache-control', 'no-store');
     return payload;
   });
+}
+
+export async function checkoutSessionsRoutes(
+  app: FastifyInstance,
+  options: { checkout: Checkout },
+): Promise<void> {
+  const deps = options.checkout.deps;
+  merchantRouteHooks(app, deps);
   app.post('/v1/checkout-sessions', (request, reply) => createSession(deps, request, reply));
   app.get('/v1/checkout-sessions', (request, reply) => listSessions(deps, request, reply));
   app.get('/v1/checkout-sessions/:token', (request, reply) => readSession(deps, request, reply));

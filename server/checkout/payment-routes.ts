@@ -27,7 +27,7 @@ import {
 import type { PaymentStateFilter } from '../../shared/contract/extensions.ts';
 import { PayframeError } from '../errors.ts';
 import type { Checkout } from './checkout.ts';
-import { asMerchant, merchantOf } from './checkout-sessions-routes.ts';
+import { asMerchant, merchantOf, merchantRouteHooks } from './checkout-sessions-routes.ts';
 import type { CheckoutDeps } from './deps.ts';
 import { fieldErrors, parseOr400 } from './field-errors.ts';
 import { actOnce, type PaymentAction } from './payment-actions.ts';
@@ -146,13 +146,7 @@ async function act(deps: CheckoutDeps, request: FastifyRequest, reply: FastifyRe
 
 export async function paymentRoutes(app: FastifyInstance, options: { checkout: Checkout }): Promise<void> {
   const deps = options.checkout.deps;
-  app.addHook('onRequest', async (request, reply) => {
-    deps.memoryLimits.enforce(reply, `merchant:ip:${request.ip}`, deps.limits.merchantPerIp, deps.now());
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  merchantRouteHooks(app, deps);
   app.get('/v1/payments', (request, reply) => listPayments(deps, request, reply));
   app.get('/v1/payments/:id', (request, reply) => readPayment(deps, request, reply));
   app.post('/v1/payments/:id/refunds', (request, reply) => act(deps, request, reply, 'refund'));
